@@ -1,0 +1,66 @@
+"""Settings come from the environment only, and a missing token is one clear line."""
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from bot.config import ConfigError, Settings
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def test_defaults_and_hidden_token() -> None:
+    settings = Settings.from_env({"DISCORD_TOKEN": "abc.def.ghi"})
+    assert settings.database_path == Path("mastermind.db")
+    assert settings.solver_workers == 1
+    assert settings.dev_guild_id is None
+    assert "abc.def.ghi" not in repr(settings)
+
+
+def test_every_setting_is_read() -> None:
+    settings = Settings.from_env(
+        {
+            "DISCORD_TOKEN": "t",
+            "DATABASE_PATH": "/tmp/x.db",
+            "DEV_GUILD_ID": "123",
+            "SOLVER_WORKERS": "3",
+            "SOLVER_TIME_BUDGET": "1.5",
+            "LOG_LEVEL": "debug",
+        }
+    )
+    assert settings.database_path == Path("/tmp/x.db")
+    assert settings.dev_guild_id == 123
+    assert settings.solver_workers == 3
+    assert settings.solver_time_budget == 1.5
+    assert settings.log_level == "DEBUG"
+
+
+@pytest.mark.parametrize(
+    ("name", "value", "fragment"),
+    [
+        ("DEV_GUILD_ID", "abc", "numeric"),
+        ("SOLVER_WORKERS", "0", "between"),
+        ("SOLVER_WORKERS", "two", "whole number"),
+        ("SOLVER_TIME_BUDGET", "soon", "seconds"),
+        ("LOG_LEVEL", "LOUD", "LOG_LEVEL"),
+    ],
+)
+def test_bad_settings_are_named(name: str, value: str, fragment: str) -> None:
+    with pytest.raises(ConfigError, match=fragment):
+        Settings.from_env({"DISCORD_TOKEN": "t", name: value})
+
+
+def test_missing_token_is_one_line_without_traceback(tmp_path: Path) -> None:
+    env = {k: v for k, v in os.environ.items() if k != "DISCORD_TOKEN"}
+    env["PYTHONPATH"] = str(ROOT)
+    result = subprocess.run(
+        [sys.executable, "-m", "bot"], cwd=tmp_path, env=env, capture_output=True, text=True
+    )
+    assert result.returncode != 0
+    lines = [line for line in (result.stdout + result.stderr).splitlines() if line.strip()]
+    assert len(lines) == 1, lines
+    assert "DISCORD_TOKEN" in lines[0] and ".env.example" in lines[0]
+    assert "Traceback" not in result.stderr
