@@ -8,7 +8,7 @@ from bot.config import ConfigError, Settings
 
 
 def main() -> int:
-    """Entry point; returns the process exit code. Configuration errors are one line, no traceback."""
+    """Entry point returning the exit code; a configuration error is one line, no traceback."""
     try:
         settings = Settings.from_env()
     except ConfigError as error:

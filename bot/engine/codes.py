@@ -1,0 +1,294 @@
+"""The code space of one Mastermind variant: codes as indices and tuples, parsing and formatting.
+
+A code is a tuple of colour numbers, 0-based inside the engine (colour 0 is red). Players see
+colours as 1-based digits, letters, names or emoji. Codes are ordered like numbers, so index 0 is
+1111 and the last index is 6666 (for 4 pegs, 6 colours); without duplicates the order is the same,
+skipping the codes that repeat a colour. Indices are computed arithmetically, so parsing and
+formatting never enumerate the space; `all_codes()` does, lazily, for the solver.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+import re
+from dataclasses import dataclass
+from functools import cached_property
+
+import numpy as np
+
+MIN_PEGS, MAX_PEGS = 2, 8
+MIN_COLOURS, MAX_COLOURS = 2, 10
+
+Code = tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class Colour:
+    """One peg colour: how players may write it and how the board draws it."""
+
+    name: str
+    letter: str
+    emoji: str
+    aliases: tuple[str, ...] = ()
+
+
+# The seeds' colours, in the order a game uses them: a 6-colour game plays the first six.
+# Letters are unique so a code like "RGBY" is unambiguous; emoji differ in hue *and* the legend
+# always prints the letter beside them, so the board stays readable for colour-blind players.
+COLOURS: tuple[Colour, ...] = (
+    Colour("red", "R", "🔴"),
+    Colour("green", "G", "🟢"),
+    Colour("blue", "B", "🔵"),
+    Colour("yellow", "Y", "🟡"),
+    Colour("orange", "O", "🟠"),
+    Colour("brown", "N", "🟤"),
+    Colour("purple", "P", "🟣", aliases=("violet", "v")),
+    Colour("pink", "K", "🩷"),
+    Colour("teal", "T", "🩵", aliases=("cyan",)),
+    Colour("olive", "L", "🫒"),
+)
+
+_SEPARATORS = re.compile(r"[\s,;|/\-_.+]+")
+_VARIATION_SELECTOR = "\ufe0f"
+
+
+class CodeError(ValueError):
+    """A code a player wrote cannot be used; the message says what to fix."""
+
+
+def digit_for(colour: int) -> str:
+    """Colour 0..8 is digit 1..9; the tenth colour is 0, as on a keypad."""
+    return str((colour + 1) % 10)
+
+
+class CodeSpace:
+    """Every code of a variant: `pegs` positions, `colours` colours, repeats allowed or not."""
+
+    def __init__(self, pegs: int, colours: int, duplicates: bool = True) -> None:
+        if not MIN_PEGS <= pegs <= MAX_PEGS:
+            raise CodeError(f"A code has {MIN_PEGS} to {MAX_PEGS} pegs, not {pegs}.")
+        if not MIN_COLOURS <= colours <= MAX_COLOURS:
+            raise CodeError(f"A game has {MIN_COLOURS} to {MAX_COLOURS} colours, not {colours}.")
+        if not duplicates and colours < pegs:
+            raise CodeError(
+                f"Without repeated colours, {pegs} pegs need at least {pegs} colours "
+                f"(this game has {colours})."
+            )
+        self.pegs = pegs
+        self.colours = colours
+        self.duplicates = duplicates
+        self.size = colours**pegs if duplicates else math.perm(colours, pegs)
+        self._tokens = self._build_tokens()
+
+    def __repr__(self) -> str:
+        return f"CodeSpace(pegs={self.pegs}, colours={self.colours}, duplicates={self.duplicates})"
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, CodeSpace) and self.key == other.key
+
+    def __hash__(self) -> int:
+        return hash(self.key)
+
+    @property
+    def key(self) -> tuple[int, int, bool]:
+        """A plain-data identity, safe to send to another process."""
+        return (self.pegs, self.colours, self.duplicates)
+
+    @property
+    def palette(self) -> tuple[Colour, ...]:
+        return COLOURS[: self.colours]
+
+    # --- index <-> tuple -------------------------------------------------------------------
+
+    def index_of(self, code: Code) -> int:
+        """The code's rank in numeric order (its position in `all_codes()`)."""
+        self.validate(code)
+        if self.duplicates:
+            index = 0
+            for colour in code:
+                index = index * self.colours + colour
+            return index
+        index, used = 0, set()
+        for position, colour in enumerate(code):
+            smaller_unused = sum(1 for c in range(colour) if c not in used)
+            remaining = self.pegs - position - 1
+            index += smaller_unused * math.perm(self.colours - position - 1, remaining)
+            used.add(colour)
+        return index
+
+    def code_at(self, index: int) -> Code:
+        """The code of rank `index`; inverse of `index_of`."""
+        if not 0 <= index < self.size:
+            raise CodeError(f"There is no code number {index} in a space of {self.size}.")
+        if self.duplicates:
+            digits = []
+            for _ in range(self.pegs):
+                index, colour = divmod(index, self.colours)
+                digits.append(colour)
+            return tuple(reversed(digits))
+        unused = list(range(self.colours))
+        code = []
+        for position in range(self.pegs):
+            block = math.perm(self.colours - position - 1, self.pegs - position - 1)
+            slot, index = divmod(index, block)
+            code.append(unused.pop(slot))
+        return tuple(code)
+
+    def validate(self, code: Code) -> Code:
+        """Check length, colour range and repeats; return the code as a tuple."""
+        code = tuple(int(c) for c in code)
+        if len(code) != self.pegs:
+            raise CodeError(f"A code here has {self.pegs} pegs; that one has {len(code)}.")
+        for colour in code:
+            if not 0 <= colour < self.colours:
+                raise CodeError(f"Colour number {colour + 1} is not in this game.")
+        if not self.duplicates and len(set(code)) != len(code):
+            raise CodeError(self._repeat_message(code))
+        return code
+
+    # --- the whole space, for the solver ---------------------------------------------------
+
+    @cached_property
+    def codes(self) -> np.ndarray:
+        """Every code as a row of colour numbers, in index order: shape (size, pegs), uint8."""
+        if self.duplicates:
+            index = np.arange(self.size, dtype=np.int64)
+            columns = [
+                (index // self.colours ** (self.pegs - 1 - p)) % self.colours
+                for p in range(self.pegs)
+            ]
+            return np.stack(columns, axis=1).astype(np.uint8)
+        flat = itertools.chain.from_iterable(itertools.permutations(range(self.colours), self.pegs))
+        array = np.fromiter(flat, dtype=np.uint8, count=self.size * self.pegs)
+        return array.reshape(self.size, self.pegs)
+
+    @cached_property
+    def counts(self) -> np.ndarray:
+        """How many pegs of each colour every code has: shape (size, colours), uint8."""
+        counts = np.zeros((self.size, self.colours), dtype=np.uint8)
+        rows = np.arange(self.size)
+        for p in range(self.pegs):
+            counts[rows, self.codes[:, p]] += 1  # one position at a time: no repeated (row, col)
+        return counts
+
+    # --- parsing ---------------------------------------------------------------------------
+
+    def parse(self, text: str) -> Code:
+        """Read a code written as digits, letters, colour names or emoji, separated or not."""
+        text = (text or "").replace(_VARIATION_SELECTOR, "").strip()
+        if not text:
+            raise CodeError(f"Write a code of {self.pegs} colours, for example {self.example()}.")
+        code: list[int] = []
+        for chunk in _SEPARATORS.split(text):
+            if chunk:
+                code.extend(self._read_chunk(chunk))
+        if len(code) != self.pegs:
+            raise CodeError(
+                f"A code here has {self.pegs} pegs; {text!r} has {len(code)}. "
+                f"Example: {self.example()}."
+            )
+        if not self.duplicates and len(set(code)) != len(code):
+            raise CodeError(self._repeat_message(tuple(code)))
+        return tuple(code)
+
+    def _read_chunk(self, chunk: str) -> list[int]:
+        """Split one unseparated chunk greedily: the longest colour word first, then letters."""
+        lowered = chunk.lower()
+        colours, position = [], 0
+        while position < len(lowered):
+            match = self._longest_token_at(lowered, position)
+            if match is None:
+                raise CodeError(self._unknown_message(chunk, position))
+            token, colour = match
+            if colour >= self.colours:
+                raise CodeError(
+                    f"{COLOURS[colour].name.capitalize()} ({token!r}) is not in this game. "
+                    f"Colours: {self.legend()}."
+                )
+            colours.append(colour)
+            position += len(token)
+        return colours
+
+    def _longest_token_at(self, text: str, position: int) -> tuple[str, int] | None:
+        for token, colour in self._tokens:
+            if text.startswith(token, position):
+                return token, colour
+        return None
+
+    def _build_tokens(self) -> list[tuple[str, int]]:
+        """Every word that names a colour, longest first so 'red' wins over the letter 'r'."""
+        tokens: dict[str, int] = {}
+        for number, colour in enumerate(COLOURS):
+            for word in (colour.name, *colour.aliases, colour.letter.lower()):
+                tokens.setdefault(word, number)
+            tokens[colour.emoji.replace(_VARIATION_SELECTOR, "")] = number
+        for number in range(min(self.colours, MAX_COLOURS)):
+            tokens[digit_for(number)] = number
+        return sorted(tokens.items(), key=lambda item: -len(item[0]))
+
+    def _unknown_message(self, chunk: str, position: int) -> str:
+        bad = re.match(r"[a-z]+|.", chunk[position:], re.IGNORECASE)
+        token = bad.group(0) if bad else chunk[position:]
+        if token.isdigit():
+            return (
+                f"{token!r} is not a colour here: use digits {self.digit_range()}. "
+                f"Colours: {self.legend()}."
+            )
+        return f"I don't know the colour {token!r}. Colours: {self.legend()}."
+
+    def _repeat_message(self, code: Code) -> str:
+        repeated = sorted({c for c in code if code.count(c) > 1})
+        names = ", ".join(COLOURS[c].name for c in repeated)
+        return f"Colours may not repeat in this game, and {names} does."
+
+    # --- formatting ------------------------------------------------------------------------
+
+    def digits(self, code: Code) -> str:
+        return "".join(digit_for(c) for c in code)
+
+    def letters(self, code: Code) -> str:
+        return "".join(COLOURS[c].letter for c in code)
+
+    def names(self, code: Code) -> str:
+        return " ".join(COLOURS[c].name for c in code)
+
+    def emoji(self, code: Code) -> str:
+        return "".join(COLOURS[c].emoji for c in code)
+
+    def digit_range(self) -> str:
+        return f"{digit_for(0)}-{digit_for(self.colours - 1)}"
+
+    def legend(self) -> str:
+        """Each colour as emoji, letter and name: the board's colour-blind-safe key."""
+        return ", ".join(f"{c.emoji} {c.letter} {c.name}" for c in self.palette)
+
+    def example(self) -> str:
+        """A valid code to show in help text, e.g. RGBY."""
+        return "".join(COLOURS[p % self.colours].letter for p in range(self.pegs))
+
+    # --- answers ---------------------------------------------------------------------------
+
+    def answers(self) -> list[tuple[int, int]]:
+        """Every (black, white) answer a secret can give, in reading order; (pegs-1, 1) never."""
+        return [
+            (black, white)
+            for black in range(self.pegs + 1)
+            for white in range(self.pegs + 1 - black)
+            if not (black == self.pegs - 1 and white == 1)
+        ]
+
+    def check_answer(self, black: int, white: int) -> None:
+        """Refuse answers no secret can produce."""
+        if black < 0 or white < 0:
+            raise CodeError("Black and white pegs are counted from 0.")
+        if black + white > self.pegs:
+            raise CodeError(
+                f"{black} black and {white} white is {black + white} pegs, but a code has only "
+                f"{self.pegs}."
+            )
+        if black == self.pegs - 1 and white == 1:
+            raise CodeError(
+                f"{black} black and 1 white cannot happen: if {black} pegs are right, the last "
+                "one cannot be the right colour in the wrong place."
+            )
