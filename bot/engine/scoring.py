@@ -99,12 +99,18 @@ class Scorer:
     def block(self, guesses: np.ndarray, codes: np.ndarray) -> np.ndarray:
         """Answer numbers, shape (len(guesses), len(codes)), uint8."""
         if self.uses_full_table:
-            return self.table[np.ix_(guesses, codes)]
+            return self.table[guesses][:, codes]
         return self._block_from_parts(self.columns(codes), guesses)
 
-    def columns(self, codes: np.ndarray) -> ColumnCache:
-        """Precompute the column side for a fixed set of codes; rows are then cheap gathers."""
+    def columns(self, codes: np.ndarray, rows_hint: int | None = None) -> ColumnCache:
+        """Precompute the column side for a fixed set of codes; rows are then cheap gathers.
+
+        With a full table and few rows to come (`rows_hint`), gathering rows first is cheaper,
+        so the cache just remembers the codes.
+        """
         if self.uses_full_table:
+            if rows_hint is not None and rows_hint < self.space.size // 2:
+                return ColumnCache(codes=codes)
             return ColumnCache(full=self.table[:, codes])
         return self._columns(codes)
 
@@ -112,6 +118,8 @@ class Scorer:
         """Answer numbers of `guesses` against the codes a `ColumnCache` was built for."""
         if cache.full is not None:
             return cache.full[guesses]
+        if cache.codes is not None:
+            return self.table[guesses][:, cache.codes]
         return self._block_from_parts(cache, guesses)
 
     # --- decomposed tables -----------------------------------------------------------------
@@ -172,15 +180,17 @@ class Scorer:
 class ColumnCache:
     """The code-side half of a block computation, reused for every chunk of guesses."""
 
-    __slots__ = ("black_parts", "full", "hits")
+    __slots__ = ("black_parts", "codes", "full", "hits")
 
     def __init__(
         self,
         full: np.ndarray | None = None,
         black_parts: list[np.ndarray] | None = None,
         hits: np.ndarray | None = None,
+        codes: np.ndarray | None = None,
     ) -> None:
         self.full = full
+        self.codes = codes
         self.black_parts = black_parts or []
         self.hits = hits
 

@@ -1,0 +1,232 @@
+"""Play every secret (or N random ones) with a strategy and summarise the guess counts.
+
+Seed 003's MastermindAll and MastermindAuto. A deterministic strategy plays all secrets as one
+decision tree: secrets that got the same answers so far share a candidate set and therefore the
+same next guess, so each node of the tree is searched once, not once per secret. Random
+strategies seed their choices from the history, so the tree is shared for them too.
+
+    python -m bot.engine.simulate --pegs 4 --colours 6 --strategy knuth [--first 1122]
+                                  [--games N --seed S] [--no-duplicates]
+"""
+
+from __future__ import annotations
+
+import argparse
+import itertools
+import sys
+import time
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from bot.engine.codes import Code, CodeError, CodeSpace
+from bot.engine.scoring import decode
+from bot.engine.search import SearchLimits, TooLarge
+from bot.engine.solver import Solver, history_seed
+from bot.engine.strategies import STRATEGIES, get_strategy
+
+MAX_DEPTH = 40
+"""A guard against a strategy that stops making progress; none of ours gets near it."""
+
+
+@dataclass
+class Simulation:
+    """How many guesses each secret took."""
+
+    pegs: int
+    colours: int
+    duplicates: bool
+    strategy: str
+    first_guess: str
+    distribution: Counter[int] = field(default_factory=Counter)
+    seconds: float = 0.0
+    all_secrets: bool = True
+
+    @property
+    def games(self) -> int:
+        return sum(self.distribution.values())
+
+    @property
+    def total(self) -> int:
+        return sum(guesses * games for guesses, games in self.distribution.items())
+
+    @property
+    def average(self) -> float:
+        return self.total / self.games if self.games else 0.0
+
+    @property
+    def worst(self) -> int:
+        return max(self.distribution, default=0)
+
+    def counts(self) -> list[int]:
+        """Games solved in 1, 2, ... worst guesses."""
+        return [self.distribution.get(k, 0) for k in range(1, self.worst + 1)]
+
+
+class TreeWalker:
+    """Walks a solver's decision tree; every node's guess is computed once."""
+
+    def __init__(self, solver: Solver) -> None:
+        self.solver = solver
+        self.space = solver.space
+        self.context = solver.context
+        self.scorer = solver.context.scorer
+        self.win = solver.context.win
+        self.first = solver.space.index_of(solver.first_guess())
+        self._needs_rng = solver.strategy.is_random or not solver.context.exact
+        self._memo: dict[tuple, int] = {}
+
+    def guess_at(self, candidates: np.ndarray, history: tuple, used: int) -> int:
+        """The guess the solver makes at this node (same rule as `Solver.next_move`)."""
+        if not history:
+            return self.first
+        cached = self._memo.get(history)
+        if cached is not None:
+            return cached
+        rng = self._rng(history) if self._needs_rng else None
+        guess = self.context.best_guess(
+            self.solver.strategy, candidates, used, rng, self.solver.limits
+        )
+        self._memo[history] = guess
+        return guess
+
+    def _rng(self, history: tuple) -> np.random.Generator:
+        pegs = self.space.pegs
+        plain = [(self.space.code_at(g), decode(pegs, fb)) for g, fb in history]
+        return history_seed(self.solver.seed, plain)
+
+    def _used_after(self, used: int, guess: int) -> int:
+        for colour in self.space.codes[guess]:
+            used |= 1 << int(colour)
+        return used
+
+    def sweep(self) -> Counter[int]:
+        """Guess counts for every secret."""
+        distribution: Counter[int] = Counter()
+        stack = [(np.arange(self.space.size), (), 0)]
+        shortcut = not self.solver.strategy.is_random
+        while stack:
+            candidates, history, used = stack.pop()
+            depth = len(history) + 1
+            if depth > MAX_DEPTH:
+                raise RuntimeError("the strategy stopped making progress")
+            if shortcut and history and len(candidates) <= 2:
+                distribution[depth] += 1  # the lowest candidate is guessed and may win
+                if len(candidates) == 2:
+                    distribution[depth + 1] += 1
+                continue
+            guess = self.guess_at(candidates, history, used)
+            feedback = self.scorer.against(guess, candidates)
+            order = np.argsort(feedback, kind="stable")
+            ordered = feedback[order]
+            bounds = [0, *(np.flatnonzero(ordered[1:] != ordered[:-1]) + 1).tolist(), len(order)]
+            next_used = self._used_after(used, guess)
+            for start, end in itertools.pairwise(bounds):
+                answer = int(ordered[start])
+                if answer == self.win:
+                    distribution[depth] += 1
+                else:
+                    group = candidates[order[start:end]]
+                    stack.append((group, (*history, (guess, answer)), next_used))
+        return distribution
+
+    def play(self, secret: int) -> int:
+        """Guesses needed for one secret, reusing every node already searched."""
+        candidates = np.arange(self.space.size)
+        history: tuple = ()
+        used = 0
+        for depth in range(1, MAX_DEPTH + 1):
+            guess = self.guess_at(candidates, history, used)
+            answer = int(self.scorer.against(guess, np.array([secret]))[0])
+            if answer == self.win:
+                return depth
+            candidates = candidates[self.scorer.against(guess, candidates) == answer]
+            history = (*history, (guess, answer))
+            used = self._used_after(used, guess)
+        raise RuntimeError("the strategy stopped making progress")
+
+
+def simulate(
+    space: CodeSpace,
+    strategy: str,
+    first_guess: Code | None = None,
+    games: int | None = None,
+    seed: int = 0,
+    limits: SearchLimits | None = None,
+) -> Simulation:
+    """Play every secret, or `games` random ones (seeded), and time it."""
+    solver = Solver(space, strategy, first_guess=first_guess, seed=seed, limits=limits)
+    walker = TreeWalker(solver)
+    started = time.perf_counter()
+    if games is None or games >= space.size:
+        distribution = walker.sweep()
+        all_secrets = True
+    else:
+        rng = np.random.default_rng(seed)
+        secrets = rng.choice(space.size, size=games, replace=False)
+        distribution = Counter(walker.play(int(s)) for s in secrets)
+        all_secrets = False
+    return Simulation(
+        pegs=space.pegs,
+        colours=space.colours,
+        duplicates=space.duplicates,
+        strategy=strategy,
+        first_guess=space.digits(solver.first_guess()),
+        distribution=distribution,
+        seconds=time.perf_counter() - started,
+        all_secrets=all_secrets,
+    )
+
+
+def format_table(result: Simulation) -> str:
+    """The summary as a plain-text table."""
+    kind = "all" if result.all_secrets else "random"
+    lines = [
+        f"{result.strategy} on {result.pegs} pegs x {result.colours} colours"
+        f"{'' if result.duplicates else ' (no repeats)'}, first guess {result.first_guess}, "
+        f"{result.games} {kind} secrets",
+        "",
+        "guesses  secrets",
+    ]
+    lines += [f"{k:>7}  {n:>7}" for k, n in enumerate(result.counts(), start=1)]
+    lines += [
+        "",
+        f"total    {result.total}",
+        f"average  {result.average:.4f}",
+        f"worst    {result.worst}",
+        f"time     {result.seconds:.3f} s",
+    ]
+    return "\n".join(lines)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        prog="python -m bot.engine.simulate", description=__doc__.splitlines()[0]
+    )
+    parser.add_argument("--pegs", type=int, default=4)
+    parser.add_argument("--colours", type=int, default=6)
+    parser.add_argument("--no-duplicates", action="store_true", help="colours may not repeat")
+    parser.add_argument("--strategy", default="knuth", choices=sorted(STRATEGIES))
+    parser.add_argument("--first", help="first guess, e.g. 1122 (default: the strategy's own)")
+    parser.add_argument("--games", type=int, help="play N random secrets instead of all")
+    parser.add_argument("--seed", type=int, default=0, help="seed for random secrets/strategies")
+    parser.add_argument("--budget", type=float, default=2.0, help="seconds per guess, big spaces")
+    args = parser.parse_args(argv)
+    try:
+        space = CodeSpace(args.pegs, args.colours, not args.no_duplicates)
+        get_strategy(args.strategy)
+        first = space.parse(args.first) if args.first else None
+        result = simulate(
+            space, args.strategy, first, args.games, args.seed, SearchLimits(args.budget)
+        )
+    except (CodeError, TooLarge, ValueError) as error:
+        print(f"simulate: {error}", file=sys.stderr)
+        return 2
+    print(format_table(result))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

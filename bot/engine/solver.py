@@ -1,0 +1,124 @@
+"""A code-breaker: from the (guess, answer) history to the candidates and the next guess.
+
+Everything here is plain data in and out, so the bot can run `next_move` in a worker process:
+the history is a list of (guess, (black, white)) with guesses as tuples of 0-based colours.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+
+import numpy as np
+
+from bot.engine.codes import Code, CodeError, CodeSpace
+from bot.engine.scoring import encode
+from bot.engine.search import SearchContext, SearchLimits
+from bot.engine.strategies import DEFAULT_STRATEGY, get_strategy
+
+Answer = tuple[int, int]
+History = Sequence[tuple[Code, Answer]]
+
+
+class Contradiction(ValueError):
+    """No code is consistent with every answer. `index` is the answer (0-based) that first
+    left no code, so the player can be offered to undo it."""
+
+    def __init__(self, index: int, guess: str, answer: Answer) -> None:
+        self.index = index
+        self.answer = answer
+        black, white = answer
+        super().__init__(
+            f"No code fits every answer: after answer {index + 1} ({black} black, {white} white "
+            f"to {guess}) nothing is left. One of the answers must be wrong; undo it to go on."
+        )
+
+
+@dataclass(frozen=True)
+class Move:
+    """The solver's next guess and how many codes were still possible before it."""
+
+    guess: Code
+    remaining: int
+
+
+@lru_cache(maxsize=8)
+def context_for(pegs: int, colours: int, duplicates: bool) -> SearchContext:
+    """One SearchContext (scoring tables, symmetry caches) per variant and process."""
+    return SearchContext(CodeSpace(pegs, colours, duplicates))
+
+
+def history_seed(seed: int, history: History) -> np.random.Generator:
+    """A generator determined by the seed and the history, so random choices replay exactly."""
+    words = [seed & 0xFFFFFFFF]
+    for guess, (black, white) in history:
+        words.extend(guess)
+        words.extend((black, white))
+    return np.random.default_rng(words)
+
+
+class Solver:
+    """Breaks a secret of one variant with one strategy."""
+
+    def __init__(
+        self,
+        space: CodeSpace,
+        strategy: str = DEFAULT_STRATEGY,
+        first_guess: Code | None = None,
+        seed: int = 0,
+        limits: SearchLimits | None = None,
+    ) -> None:
+        self.space = space
+        self.strategy = get_strategy(strategy)
+        self.context = context_for(*space.key)
+        self.seed = seed
+        self.limits = limits
+        self._first = space.validate(first_guess) if first_guess is not None else None
+
+    def first_guess(self) -> Code:
+        if self._first is not None:
+            return self._first
+        return self.strategy.first_guess(self.space, history_seed(self.seed, ()))
+
+    def candidates(self, history: History) -> np.ndarray:
+        """Indices of the codes consistent with every answer; raises Contradiction if none."""
+        candidates = np.arange(self.space.size)
+        for index, (guess, (black, white)) in enumerate(history):
+            self.space.check_answer(black, white)
+            guess = self.space.validate(guess)
+            feedback = self.context.scorer.against(self.space.index_of(guess), candidates)
+            candidates = candidates[feedback == encode(self.space.pegs, black, white)]
+            if len(candidates) == 0:
+                raise Contradiction(index, self.space.digits(guess), (black, white))
+        return candidates
+
+    def next_move(self, history: History) -> Move:
+        """The next guess after `history` (which must not already hold the winning answer)."""
+        if any(black == self.space.pegs for _, (black, _w) in history):
+            raise CodeError("The code is already solved.")
+        candidates = self.candidates(history)
+        if not history:
+            return Move(self.first_guess(), len(candidates))
+        used = 0
+        for guess, _ in history:
+            for colour in guess:
+                used |= 1 << colour
+        index = self.context.best_guess(
+            self.strategy, candidates, used, history_seed(self.seed, history), self.limits
+        )
+        return Move(self.space.code_at(index), len(candidates))
+
+
+def solve_secret(solver: Solver, secret: Code, max_guesses: int = 50) -> list[Code]:
+    """Play a whole game against a known secret; the guesses made, the last one winning."""
+    from bot.engine.scoring import score
+
+    history: list[tuple[Code, Answer]] = []
+    while len(history) < max_guesses:
+        guess = solver.next_move(history).guess
+        answer = score(guess, secret)
+        history.append((guess, answer))
+        if answer[0] == solver.space.pegs:
+            return [g for g, _ in history]
+    raise RuntimeError(f"no solution within {max_guesses} guesses")
