@@ -94,7 +94,11 @@ class Scorer:
         """Answer numbers of one guess (an index) against many code indices."""
         if self.uses_full_table:
             return self.table[guess, codes]
-        return self.block(np.array([guess]), codes)[0]
+        hits_table, ms_keys = self._hits_part
+        out = hits_table[ms_keys[guess]][ms_keys[codes]]
+        for table, keys in self._black_parts:
+            out += table[keys[guess]][keys[codes]]
+        return out
 
     def block(self, guesses: np.ndarray, codes: np.ndarray) -> np.ndarray:
         """Answer numbers, shape (len(guesses), len(codes)), uint8."""

@@ -1,0 +1,747 @@
+"""Game state machines: a play game (the bot hides a code) and a solve game (the bot guesses).
+
+Pure: no I/O, no clock, no Discord; randomness only to draw a new secret. A game is a header
+(where, who, which variant) plus an append-only log of moves. Status, winner, guesses and answers
+are all derived from the log, so the store persists exactly the header and one row per move, and
+every transition is "check the rules, append moves". Each transition returns the new game and an
+outcome for the UI, or raises a `GameError` whose message a player can act on.
+
+A play game's secret lives in a `Secret` wrapper that no repr, str or f-string reveals; the store
+hands out active games with the secret withheld, so only the scoring path ever reads it.
+"""
+
+from __future__ import annotations
+
+import json
+import secrets
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from enum import StrEnum
+from functools import cached_property
+from typing import Any, ClassVar, TypeVar
+
+from bot.engine.codes import Code, CodeError, CodeSpace
+from bot.engine.scoring import score
+
+RECORD_FORMAT = 1
+"""Version of `to_record` / `from_record`; bump it when the record layout changes."""
+
+MIN_GUESSES, MAX_GUESSES = 1, 20
+
+
+class Status(StrEnum):
+    ACTIVE = "active"
+    WON = "won"  # play: a player found the secret
+    LOST = "lost"  # play: out of guesses
+    SOLVED = "solved"  # solve: the bot found the player's code
+    ABANDONED = "abandoned"  # given up or timed out
+
+
+class GameKind(StrEnum):
+    PLAY = "play"
+    SOLVE = "solve"
+
+
+class MoveKind(StrEnum):
+    GUESS = "guess"
+    ANSWER = "answer"
+    UNDO = "undo"
+    GIVE_UP = "give_up"
+    TIMEOUT = "timeout"
+
+
+# --- errors ------------------------------------------------------------------------------------
+
+
+class GameError(Exception):
+    """A move the rules refuse. `str(error)` is one sentence the player can act on."""
+
+    default_message: ClassVar[str] = "That is not allowed in this game."
+
+    def __init__(self, message: str | None = None) -> None:
+        self.message = message or self.default_message
+        super().__init__(self.message)
+
+
+class GameAlreadyActive(GameError):
+    """Raised by the store: the database allows one active game per channel."""
+
+    def __init__(self, game_id: int | None = None, kind: GameKind | None = None) -> None:
+        self.game_id, self.kind = game_id, kind
+        what = {GameKind.PLAY: "A guessing game", GameKind.SOLVE: "A solving game"}.get(
+            kind or GameKind.PLAY, "A game"
+        )
+        super().__init__(
+            f"{what} is already running in this channel: look at its board to play on, "
+            "or give it up to start a new one."
+        )
+
+
+class NoActiveGame(GameError):
+    default_message = "No game is running in this channel; start a new one."
+
+
+class GameOver(GameError):
+    default_message = "This game is over."
+
+
+class StaleGame(GameError):
+    default_message = (
+        "The game changed while you were deciding: look at the latest board and try again."
+    )
+
+
+class InvalidGuess(GameError):
+    """The code does not fit the variant; the message is the parser's explanation."""
+
+
+class ImpossibleAnswer(GameError):
+    """No secret can give that (black, white) answer."""
+
+
+class NoGuessToAnswer(GameError):
+    default_message = (
+        "Your answers contradict each other, so I have no guess to ask about: "
+        "undo your last answer and check it."
+    )
+
+
+class NothingToUndo(GameError):
+    default_message = "There is no answer to take back yet."
+
+
+class NotYourGame(GameError):
+    """Someone other than the owner moved; `owner_id` lets the bot name the owner."""
+
+    def __init__(self, owner_id: int, message: str) -> None:
+        self.owner_id = owner_id
+        super().__init__(message)
+
+
+class WrongGameKind(GameError):
+    """A play move on a solve game or the reverse."""
+
+
+class InvalidVariant(GameError):
+    """The requested pegs, colours or guess limit are out of range."""
+
+
+class RecordError(ValueError):
+    """A stored record this version cannot read (not player-facing: an operator problem)."""
+
+
+class SecretWithheld(RuntimeError):
+    """A transition needed the secret of a game loaded for display only."""
+
+
+# --- values ------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Variant:
+    """The rules of one game. Building it validates them, so a Variant is always playable."""
+
+    pegs: int = 4
+    colours: int = 6
+    duplicates: bool = True
+    max_guesses: int = 10
+    space: CodeSpace = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        try:
+            space = CodeSpace(self.pegs, self.colours, self.duplicates)
+        except CodeError as error:
+            raise InvalidVariant(str(error)) from None
+        if not MIN_GUESSES <= self.max_guesses <= MAX_GUESSES:
+            raise InvalidVariant(
+                f"A game allows {MIN_GUESSES} to {MAX_GUESSES} guesses, not {self.max_guesses}."
+            )
+        object.__setattr__(self, "space", space)
+
+
+class Secret:
+    """A play game's secret code. Nothing that formats it shows the code.
+
+    `score` is how the rules use it; `reveal` is for the end of the game and for storage. A
+    secret loaded for display only is *withheld*: it holds no code at all.
+    """
+
+    __slots__ = ("_code",)
+
+    def __init__(self, code: Code | None) -> None:
+        self._code = code
+
+    @classmethod
+    def withheld(cls) -> Secret:
+        return cls(None)
+
+    @property
+    def known(self) -> bool:
+        return self._code is not None
+
+    def score(self, guess: Code) -> tuple[int, int]:
+        return score(guess, self.reveal())
+
+    def reveal(self) -> Code:
+        if self._code is None:
+            raise SecretWithheld(
+                "this game was loaded without its secret; apply moves through Store.apply"
+            )
+        return self._code
+
+    def __repr__(self) -> str:
+        return "Secret(<hidden>)" if self.known else "Secret(<withheld>)"
+
+    __str__ = __repr__
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Secret) and self._code == other._code
+
+    def __hash__(self) -> int:
+        return hash(self._code)
+
+
+@dataclass(frozen=True)
+class Move:
+    """One append-only log entry; exactly what the store keeps as a row."""
+
+    kind: MoveKind
+    player_id: int | None = None  # None: the bot (solve guesses) or the clock (timeout)
+    code: Code | None = None
+    black: int | None = None
+    white: int | None = None
+
+    def to_record(self) -> dict[str, Any]:
+        return {
+            "kind": self.kind.value,
+            "player_id": self.player_id,
+            "code": None if self.code is None else _encode_code(self.code),
+            "black": self.black,
+            "white": self.white,
+        }
+
+    @classmethod
+    def from_record(cls, record: Mapping[str, Any]) -> Move:
+        code = record["code"]
+        return cls(
+            kind=MoveKind(record["kind"]),
+            player_id=record["player_id"],
+            code=None if code is None else _decode_code(code),
+            black=record["black"],
+            white=record["white"],
+        )
+
+
+# --- outcomes: what the UI renders after a transition -------------------------------------------
+
+
+@dataclass(frozen=True)
+class GuessOutcome:
+    move: Move
+    number: int  # 1-based guess number
+    guesses_left: int
+    status: Status  # ACTIVE, WON or LOST
+    secret: Code | None  # revealed once the game is over
+
+
+@dataclass(frozen=True)
+class AnswerOutcome:
+    answer: tuple[int, int]
+    number: int  # which guess was answered
+    status: Status  # ACTIVE or SOLVED
+    next_guess: Code | None  # None and ACTIVE: stuck, the answers contradict each other
+
+    @property
+    def stuck(self) -> bool:
+        return self.status is Status.ACTIVE and self.next_guess is None
+
+
+@dataclass(frozen=True)
+class UndoOutcome:
+    undone: tuple[int, int]  # the answer taken back
+    dropped_guess: Code | None  # the guess made after it, if there was one
+    awaiting: Code  # the guess now waiting for an answer again
+
+
+@dataclass(frozen=True)
+class EndOutcome:
+    reason: MoveKind  # GIVE_UP or TIMEOUT
+    by: int | None  # who gave up; None for a timeout
+    secret: Code | None  # a play game's secret; None for solve games
+
+
+Outcome = GuessOutcome | AnswerOutcome | UndoOutcome | EndOutcome
+
+
+# --- games -------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class _Derived:
+    status: Status
+    winner_id: int | None = None
+    ended_by: int | None = None
+    guesses: tuple[Code, ...] = ()
+    answers: tuple[tuple[int, int], ...] = ()
+
+
+@dataclass(frozen=True, kw_only=True, repr=False)
+class PlayGame:
+    """The bot holds the secret; players in the channel (or only the starter, solo) guess it."""
+
+    kind: ClassVar[GameKind] = GameKind.PLAY
+
+    guild_id: int | None
+    channel_id: int
+    starter_id: int
+    variant: Variant
+    secret: Secret
+    solo: bool = False
+    log: tuple[Move, ...] = ()
+    id: int | None = None
+
+    @cached_property
+    def _derived(self) -> _Derived:
+        last = self.log[-1] if self.log else None
+        if last is not None and last.kind in (MoveKind.GIVE_UP, MoveKind.TIMEOUT):
+            return _Derived(Status.ABANDONED, ended_by=last.player_id)
+        if last is not None and last.black == self.variant.pegs:
+            return _Derived(Status.WON, winner_id=last.player_id)
+        if len(self.moves) >= self.variant.max_guesses:
+            return _Derived(Status.LOST)
+        return _Derived(Status.ACTIVE)
+
+    @cached_property
+    def moves(self) -> tuple[Move, ...]:
+        """The scored guesses, in order."""
+        return tuple(move for move in self.log if move.kind is MoveKind.GUESS)
+
+    @property
+    def status(self) -> Status:
+        return self._derived.status
+
+    @property
+    def winner_id(self) -> int | None:
+        return self._derived.winner_id
+
+    @property
+    def ended_by(self) -> int | None:
+        """Who gave up (None if it timed out or did not end that way)."""
+        return self._derived.ended_by
+
+    @property
+    def version(self) -> int:
+        """Grows with every move; the store refuses a transition based on an older version."""
+        return len(self.log)
+
+    @property
+    def is_over(self) -> bool:
+        return self.status is not Status.ACTIVE
+
+    @property
+    def guesses_left(self) -> int:
+        return 0 if self.is_over else self.variant.max_guesses - len(self.moves)
+
+    @property
+    def revealed_secret(self) -> Code | None:
+        """The secret once the game is over (for the final board), else None."""
+        return self.secret.reveal() if self.is_over and self.secret.known else None
+
+    def __repr__(self) -> str:
+        return (
+            f"PlayGame(id={self.id}, guild_id={self.guild_id}, channel_id={self.channel_id}, "
+            f"starter_id={self.starter_id}, variant={self.variant}, solo={self.solo}, "
+            f"status={self.status.value}, guesses={len(self.moves)}, version={self.version}, "
+            f"secret=<hidden>)"
+        )
+
+    def to_record(self) -> dict[str, Any]:
+        return {
+            **_header_record(self),
+            "solo": self.solo,
+            "strategy": None,
+            "secret": _encode_code(self.secret.reveal()) if self.secret.known else None,
+            "winner_id": self.winner_id,
+        }
+
+    @classmethod
+    def from_record(cls, record: Mapping[str, Any], moves: Sequence[Mapping[str, Any]]) -> PlayGame:
+        """Rebuild a game; a record without `secret` gives a display-only game."""
+        variant = _check_header(record, GameKind.PLAY)
+        secret = record.get("secret")
+        game = cls(
+            id=record.get("id"),
+            guild_id=record["guild_id"],
+            channel_id=record["channel_id"],
+            starter_id=record["starter_id"],
+            variant=variant,
+            secret=Secret(None if secret is None else variant.space.validate(_decode_code(secret))),
+            solo=bool(record["solo"]),
+            log=tuple(Move.from_record(move) for move in moves),
+        )
+        return _check_derived(game, record)
+
+
+@dataclass(frozen=True, kw_only=True, repr=False)
+class SolveGame:
+    """The player holds a code in their head; the bot guesses and the player answers."""
+
+    kind: ClassVar[GameKind] = GameKind.SOLVE
+
+    guild_id: int | None
+    channel_id: int
+    starter_id: int
+    variant: Variant
+    strategy: str
+    log: tuple[Move, ...] = ()
+    id: int | None = None
+
+    @cached_property
+    def _derived(self) -> _Derived:
+        guesses: list[Code] = []
+        answers: list[tuple[int, int]] = []
+        for move in self.log:
+            if move.kind is MoveKind.GUESS and move.code is not None:
+                guesses.append(move.code)
+            elif move.kind is MoveKind.ANSWER and move.black is not None and move.white is not None:
+                answers.append((move.black, move.white))
+            elif move.kind is MoveKind.UNDO:
+                stuck = len(guesses) == len(answers)
+                answers.pop()
+                if not stuck:
+                    guesses.pop()
+        last = self.log[-1] if self.log else None
+        if last is not None and last.kind in (MoveKind.GIVE_UP, MoveKind.TIMEOUT):
+            status, ended_by = Status.ABANDONED, last.player_id
+        elif answers and answers[-1][0] == self.variant.pegs:
+            status, ended_by = Status.SOLVED, None
+        else:
+            status, ended_by = Status.ACTIVE, None
+        return _Derived(status, ended_by=ended_by, guesses=tuple(guesses), answers=tuple(answers))
+
+    @property
+    def guesses(self) -> tuple[Code, ...]:
+        return self._derived.guesses
+
+    @property
+    def answers(self) -> tuple[tuple[int, int], ...]:
+        return self._derived.answers
+
+    @property
+    def status(self) -> Status:
+        return self._derived.status
+
+    @property
+    def winner_id(self) -> None:
+        return None
+
+    @property
+    def ended_by(self) -> int | None:
+        return self._derived.ended_by
+
+    @property
+    def version(self) -> int:
+        return len(self.log)
+
+    @property
+    def is_over(self) -> bool:
+        return self.status is not Status.ACTIVE
+
+    @property
+    def awaiting_answer(self) -> bool:
+        """The last guess waits for the player's answer."""
+        return not self.is_over and len(self.guesses) > len(self.answers)
+
+    @property
+    def is_stuck(self) -> bool:
+        """Every guess is answered but no code fits the answers: the player must undo."""
+        return not self.is_over and len(self.guesses) == len(self.answers)
+
+    @property
+    def current_guess(self) -> Code | None:
+        return self.guesses[-1] if self.awaiting_answer else None
+
+    def __repr__(self) -> str:
+        return (
+            f"SolveGame(id={self.id}, guild_id={self.guild_id}, channel_id={self.channel_id}, "
+            f"starter_id={self.starter_id}, variant={self.variant}, "
+            f"strategy={self.strategy!r}, status={self.status.value}, "
+            f"guesses={len(self.guesses)}, version={self.version})"
+        )
+
+    def to_record(self) -> dict[str, Any]:
+        return {
+            **_header_record(self),
+            "solo": True,
+            "strategy": self.strategy,
+            "secret": None,
+            "winner_id": None,
+        }
+
+    @classmethod
+    def from_record(
+        cls, record: Mapping[str, Any], moves: Sequence[Mapping[str, Any]]
+    ) -> SolveGame:
+        game = cls(
+            id=record.get("id"),
+            guild_id=record["guild_id"],
+            channel_id=record["channel_id"],
+            starter_id=record["starter_id"],
+            variant=_check_header(record, GameKind.SOLVE),
+            strategy=record["strategy"],
+            log=tuple(Move.from_record(move) for move in moves),
+        )
+        return _check_derived(game, record)
+
+
+Game = PlayGame | SolveGame
+G = TypeVar("G", PlayGame, SolveGame)
+
+
+def game_from_record(record: Mapping[str, Any], moves: Sequence[Mapping[str, Any]]) -> Game:
+    """Rebuild a game of either kind from `to_record()` output and its moves' records."""
+    kind = record.get("kind")
+    if kind == GameKind.PLAY:
+        return PlayGame.from_record(record, moves)
+    if kind == GameKind.SOLVE:
+        return SolveGame.from_record(record, moves)
+    raise RecordError(f"unknown game kind {kind!r}")
+
+
+# --- play transitions --------------------------------------------------------------------------
+
+
+def new_play_game(
+    *,
+    guild_id: int | None,
+    channel_id: int,
+    starter_id: int,
+    variant: Variant | None = None,
+    solo: bool = False,
+    secret: Code | None = None,
+) -> PlayGame:
+    """A fresh game; the secret is drawn with `secrets` unless one is given (tests, challenges)."""
+    variant = variant or Variant()
+    space = variant.space
+    code = space.code_at(secrets.randbelow(space.size)) if secret is None else secret
+    return PlayGame(
+        guild_id=guild_id,
+        channel_id=channel_id,
+        starter_id=starter_id,
+        variant=variant,
+        secret=Secret(space.validate(code)),
+        solo=solo,
+    )
+
+
+def guess(game: Game, player_id: int, code: Code | str) -> tuple[PlayGame, GuessOutcome]:
+    """Score one guess. Text is parsed; a tuple is validated against the variant."""
+    game = _require(game, PlayGame, "In this game I guess your code: answer my guesses instead.")
+    _require_active(game)
+    if game.solo and player_id != game.starter_id:
+        raise NotYourGame(game.starter_id, f"This is <@{game.starter_id}>'s solo game.")
+    space = game.variant.space
+    try:
+        parsed = space.parse(code) if isinstance(code, str) else space.validate(code)
+    except CodeError as error:
+        raise InvalidGuess(str(error)) from None
+    except (TypeError, ValueError):
+        raise InvalidGuess(f"Write a code of {space.pegs} colours.") from None
+    black, white = game.secret.score(parsed)
+    move = Move(MoveKind.GUESS, player_id, parsed, black, white)
+    new = replace(game, log=(*game.log, move))
+    outcome = GuessOutcome(
+        move=move,
+        number=len(new.moves),
+        guesses_left=new.guesses_left,
+        status=new.status,
+        secret=new.revealed_secret,
+    )
+    return new, outcome
+
+
+# --- solve transitions -------------------------------------------------------------------------
+
+
+def new_solve_game(
+    *,
+    guild_id: int | None,
+    channel_id: int,
+    starter_id: int,
+    first_guess: Code,
+    variant: Variant | None = None,
+    strategy: str = "knuth",
+) -> SolveGame:
+    """A fresh solve game with the bot's opening guess already on the board."""
+    variant = variant or Variant()
+    opening = _bot_guess(variant, first_guess)
+    return SolveGame(
+        guild_id=guild_id,
+        channel_id=channel_id,
+        starter_id=starter_id,
+        variant=variant,
+        strategy=strategy,
+        log=(opening,),
+    )
+
+
+def answer(
+    game: Game, player_id: int, black: int, white: int, next_guess: Code | None
+) -> tuple[SolveGame, AnswerOutcome]:
+    """Record the player's answer to the waiting guess and the bot's next guess.
+
+    `next_guess` is the solver's reply to this answer; None means no code fits the answers
+    so far, so the game is stuck until the player undoes one.
+    """
+    game = _require(game, SolveGame, "In this game you guess my code: there is nothing to answer.")
+    _require_active(game)
+    _require_starter(game, player_id)
+    if not game.awaiting_answer:
+        raise NoGuessToAnswer()
+    try:
+        game.variant.space.check_answer(black, white)
+    except CodeError as error:
+        raise ImpossibleAnswer(str(error)) from None
+    moves = [Move(MoveKind.ANSWER, player_id, black=black, white=white)]
+    solved = black == game.variant.pegs
+    if not solved and next_guess is not None:
+        moves.append(_bot_guess(game.variant, next_guess))
+    new = replace(game, log=(*game.log, *moves))
+    outcome = AnswerOutcome(
+        answer=(black, white),
+        number=len(game.guesses),
+        status=new.status,
+        next_guess=new.current_guess,
+    )
+    return new, outcome
+
+
+def undo(game: Game, player_id: int) -> tuple[SolveGame, UndoOutcome]:
+    """Take back the last answer (and the guess the bot made from it, if any)."""
+    game = _require(game, SolveGame, "In this game you guess my code: there is nothing to undo.")
+    _require_active(game)
+    _require_starter(game, player_id)
+    if not game.answers:
+        raise NothingToUndo()
+    new = replace(game, log=(*game.log, Move(MoveKind.UNDO, player_id)))
+    awaiting = new.current_guess
+    assert awaiting is not None  # after an undo the last remaining guess always waits
+    outcome = UndoOutcome(
+        undone=game.answers[-1],
+        dropped_guess=None if game.is_stuck else game.guesses[-1],
+        awaiting=awaiting,
+    )
+    return new, outcome
+
+
+# --- endings for both kinds --------------------------------------------------------------------
+
+
+def give_up(game: Game, player_id: int) -> tuple[Game, EndOutcome]:
+    """End the game at a player's request; who may do so is the bot's decision."""
+    return _end(game, Move(MoveKind.GIVE_UP, player_id))
+
+
+def expire(game: Game) -> tuple[Game, EndOutcome]:
+    """End a game nobody has touched for too long."""
+    return _end(game, Move(MoveKind.TIMEOUT))
+
+
+def _end(game: Game, move: Move) -> tuple[Game, EndOutcome]:
+    _require_active(game)
+    new = replace(game, log=(*game.log, move))
+    secret = new.revealed_secret if isinstance(new, PlayGame) else None
+    return new, EndOutcome(reason=move.kind, by=move.player_id, secret=secret)
+
+
+# --- helpers -----------------------------------------------------------------------------------
+
+
+def _require(game: Game, kind: type[G], message: str) -> G:
+    if not isinstance(game, kind):
+        raise WrongGameKind(message)
+    return game
+
+
+def _require_active(game: Game) -> None:
+    if game.is_over:
+        raise GameOver()
+
+
+def _require_starter(game: SolveGame, player_id: int) -> None:
+    if player_id != game.starter_id:
+        raise NotYourGame(
+            game.starter_id, f"Only <@{game.starter_id}> can answer: it is their secret code."
+        )
+
+
+def _bot_guess(variant: Variant, code: Code) -> Move:
+    try:
+        return Move(MoveKind.GUESS, None, variant.space.validate(code))
+    except CodeError as error:
+        raise InvalidGuess(str(error)) from None
+
+
+def _encode_code(code: Code) -> str:
+    """Codes are stored as JSON lists of 0-based colours: unambiguous and readable."""
+    return json.dumps(list(code), separators=(",", ":"))
+
+
+def _decode_code(text: str) -> Code:
+    try:
+        values = json.loads(text)
+    except json.JSONDecodeError:
+        raise RecordError(f"stored code {text!r} is not a JSON list") from None
+    if not isinstance(values, list) or not all(type(v) is int for v in values):
+        raise RecordError(f"stored code {text!r} is not a list of colour numbers")
+    return tuple(values)
+
+
+def _header_record(game: Game) -> dict[str, Any]:
+    return {
+        "format": RECORD_FORMAT,
+        "id": game.id,
+        "kind": game.kind.value,
+        "guild_id": game.guild_id,
+        "channel_id": game.channel_id,
+        "starter_id": game.starter_id,
+        "pegs": game.variant.pegs,
+        "colours": game.variant.colours,
+        "duplicates": game.variant.duplicates,
+        "max_guesses": game.variant.max_guesses,
+        "status": game.status.value,
+        "version": game.version,
+    }
+
+
+def _check_header(record: Mapping[str, Any], kind: GameKind) -> Variant:
+    version = record.get("format")
+    if not isinstance(version, int) or version < 1:
+        raise RecordError(f"game record has no valid format number ({version!r})")
+    if version > RECORD_FORMAT:
+        raise RecordError(
+            f"game record format {version} is newer than this bot understands "
+            f"({RECORD_FORMAT}); upgrade mastermind-bot"
+        )
+    if record.get("kind") != kind:
+        raise RecordError(f"expected a {kind} game record, got {record.get('kind')!r}")
+    try:
+        return Variant(
+            pegs=record["pegs"],
+            colours=record["colours"],
+            duplicates=bool(record["duplicates"]),
+            max_guesses=record["max_guesses"],
+        )
+    except InvalidVariant as error:
+        raise RecordError(f"stored variant is invalid: {error}") from None
+
+
+def _check_derived(game: G, record: Mapping[str, Any]) -> G:
+    """The stored status and version are copies; refuse a record that disagrees with its log."""
+    stored = (record.get("status"), record.get("version"))
+    derived = (game.status.value, game.version)
+    if stored != derived:
+        raise RecordError(
+            f"game {game.id}: stored status/version {stored} do not match its moves {derived}"
+        )
+    return game
