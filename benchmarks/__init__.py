@@ -1,0 +1,1 @@
+"""Scripts that print measured figures of the engine (run them; they are not timed tests)."""
