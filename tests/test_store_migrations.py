@@ -1,0 +1,109 @@
+"""Schema migrations: a first-version file is upgraded in place, once, keeping its games."""
+
+from __future__ import annotations
+
+import sqlite3
+from contextlib import closing
+from dataclasses import replace
+from datetime import timedelta
+from pathlib import Path
+
+import pytest
+
+from bot.engine.game import PlayGame, SolveGame, Status, answer, guess
+from bot.store import MIGRATIONS, SCHEMA_VERSION, SchemaError, Store
+from tests.store_helpers import ALICE, BOB, CHANNEL, SECRET, play, query, solve
+
+ACTIVE_AT = "2025-01-01T10:00:00.000000+00:00"
+SOLVED_AT = "2025-01-02T10:00:00.000000+00:00"
+V1_GAME_COLUMNS = (
+    "format, kind, guild_id, channel_id, starter_id, pegs, colours, duplicates, max_guesses, "
+    "solo, strategy, secret, status, winner_id, version"
+)
+
+
+def build_v1(path: Path) -> tuple[PlayGame, SolveGame]:
+    """A database as the first release wrote it: v1 DDL, one active and one finished game."""
+    active, _ = guess(play(), BOB, "1111")
+    active, _ = guess(active, ALICE, "2222")
+    solved, _ = answer(solve(CHANNEL + 1), ALICE, 4, 0, None)
+    columns = V1_GAME_COLUMNS.split(", ")
+    insert_game = (
+        f"INSERT INTO games ({V1_GAME_COLUMNS}, created_at, finished_at) "
+        f"VALUES ({', '.join('?' * len(columns))}, ?, ?)"
+    )
+    with closing(sqlite3.connect(path)) as conn, conn:
+        for statement in MIGRATIONS[0]:
+            conn.execute(statement)
+        conn.execute("PRAGMA user_version = 1")
+        for game, when in ((active, ACTIVE_AT), (solved, SOLVED_AT)):
+            record = game.to_record()
+            finished = None if game.status is Status.ACTIVE else when
+            cursor = conn.execute(insert_game, (*(record[c] for c in columns), when, finished))
+            for number, move in enumerate(game.log, start=1):
+                row = move.to_record()
+                values = (row["kind"], row["player_id"], row["code"], row["black"], row["white"])
+                conn.execute(
+                    "INSERT INTO moves VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                    (cursor.lastrowid, number, *values, when),
+                )
+    return active, solved
+
+
+def snapshot(path: Path) -> tuple[object, ...]:
+    return (
+        query(path, "PRAGMA user_version"),
+        query(path, "SELECT type, name, sql FROM sqlite_master ORDER BY type, name"),
+        query(path, "SELECT * FROM games ORDER BY id"),
+        query(path, "SELECT * FROM moves ORDER BY game_id, move_no"),
+    )
+
+
+async def test_a_v1_database_is_upgraded_in_place_with_its_games(tmp_path: Path) -> None:
+    path = tmp_path / "v1.db"
+    active, solved = build_v1(path)
+    assert query(path, "PRAGMA user_version") == [(1,)]
+    async with Store(path) as store:
+        loaded = await store.active_game(CHANNEL)
+        assert isinstance(loaded, PlayGame) and loaded.moves == active.moves and loaded.id == 1
+        assert await store.game(2) == replace(solved, id=2)
+        # v2 features work on the old data: expiry by last move, meta, append-only moves.
+        last_moves = query(path, "SELECT last_move_at FROM games ORDER BY id")
+        assert last_moves == [(ACTIVE_AT,), (SOLVED_AT,)]
+        await store.set_meta("k", "v")
+        _, outcome = await store.apply(lambda g: guess(g, BOB, "1234"), channel_id=CHANNEL)
+        assert outcome.number == 3 and outcome.status is Status.WON and outcome.secret == SECRET
+        assert await store.expire_stale(timedelta(days=1)) == []
+    assert query(path, "PRAGMA user_version") == [(SCHEMA_VERSION,)]
+    with pytest.raises(sqlite3.IntegrityError, match="append-only"):
+        query(path, "DELETE FROM moves")
+
+
+async def test_migrating_again_changes_nothing(tmp_path: Path) -> None:
+    path = tmp_path / "v1.db"
+    build_v1(path)
+    async with Store(path):
+        pass
+    before = snapshot(path)
+    async with Store(path):
+        pass
+    assert snapshot(path) == before
+    assert before[0] == [(SCHEMA_VERSION,)]
+
+
+async def test_a_fresh_database_matches_an_upgraded_one(tmp_path: Path) -> None:
+    build_v1(tmp_path / "old.db")
+    for name in ("old.db", "new.db"):
+        async with Store(tmp_path / name):
+            pass
+    assert snapshot(tmp_path / "old.db")[:2] == snapshot(tmp_path / "new.db")[:2]
+
+
+async def test_a_newer_database_is_refused_clearly(tmp_path: Path) -> None:
+    path = tmp_path / "future.db"
+    async with Store(path):
+        pass
+    query(path, f"PRAGMA user_version = {SCHEMA_VERSION + 1}")
+    with pytest.raises(SchemaError, match=r"newer mastermind-bot .*upgrade the bot"):
+        await Store.open(path)
+    assert query(path, "PRAGMA user_version") == [(SCHEMA_VERSION + 1,)]  # left untouched
