@@ -1,0 +1,46 @@
+"""Crash-test worker: guesses on one channel forever, reporting each move once its call returned.
+
+Usage: `python store_crash_worker.py DB_PATH`. It waits for a line on stdin before opening the
+database, so the test can start it early (imports take most of its start-up time) and let it go
+only once the previous worker's kill has been checked. Each report is
+`<game id> <move number> <code> <black> <white>`, printed only after `Store.apply` returned.
+When a game ends a new one starts, so the loop never stops by itself.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import sys
+
+from bot.engine.game import Variant, guess, new_play_game
+from bot.store import Store
+
+CHANNEL, PLAYER = 1, 2
+
+
+async def main(path: str) -> None:
+    rng = random.Random()
+    async with Store(path) as store:
+        while True:
+            game = await store.active_game(CHANNEL)
+            if game is None:
+                game = await store.start(
+                    new_play_game(
+                        guild_id=1,
+                        channel_id=CHANNEL,
+                        starter_id=PLAYER,
+                        variant=Variant(max_guesses=20),
+                    )
+                )
+            space = game.variant.space
+            code = space.code_at(rng.randrange(space.size))
+            game, outcome = await store.apply(
+                lambda g, c=code: guess(g, PLAYER, c), game_id=game.id
+            )
+            move = outcome.move
+            print(game.id, game.version, space.digits(code), move.black, move.white, flush=True)
+
+
+if __name__ == "__main__" and sys.stdin.readline():  # no "go" line (EOF): the test is gone
+    asyncio.run(main(sys.argv[1]))
