@@ -19,7 +19,7 @@ import logging
 import os
 import sqlite3
 from collections import defaultdict
-from collections.abc import Awaitable, Callable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -30,7 +30,6 @@ import aiosqlite
 from bot.engine.game import (
     Game,
     GameAlreadyActive,
-    GameKind,
     GameOver,
     Move,
     NoActiveGame,
@@ -164,7 +163,11 @@ class SchemaError(RuntimeError):
 
 @dataclass(frozen=True)
 class PlayerStats:
-    """A player's record over finished play games (played = made at least one guess)."""
+    """A player's record over finished play games.
+
+    played: games they made at least one guess in; won: games they made the winning guess in;
+    guesses: all their guesses in those games; best: the game's guess count when they won it.
+    """
 
     user_id: int
     played: int = 0
@@ -199,10 +202,17 @@ class Store:
         self._busy_timeout = busy_timeout
         self._db: Db | None = None
         self._lock = asyncio.Lock()
+        self._running: set[asyncio.Task[Any]] = set()  # strong references to shielded work
 
     @classmethod
-    async def open(cls, path: str | os.PathLike[str] = DEFAULT_PATH, **options: Any) -> Store:
-        store = cls(path, **options)
+    async def open(
+        cls,
+        path: str | os.PathLike[str] = DEFAULT_PATH,
+        *,
+        clock: Callable[[], datetime] | None = None,
+        busy_timeout: float = BUSY_TIMEOUT_SECONDS,
+    ) -> Store:
+        store = cls(path, clock=clock, busy_timeout=busy_timeout)
         await store.connect()
         return store
 
@@ -251,15 +261,14 @@ class Store:
                 async with db.execute(_INSERT_GAME, record) as cursor:
                     game_id = cursor.lastrowid
             except sqlite3.IntegrityError as error:
-                if "games.channel_id" not in str(error):
+                if "games.channel_id" not in str(error):  # the one-active-game index
                     raise
-                rows = await db.execute_fetchall(
-                    "SELECT id, kind FROM games WHERE channel_id = ? AND status = 'active'",
-                    (game.channel_id,),
+                current = await _fetch(
+                    db, "channel_id = ? AND status = 'active'", (game.channel_id,)
                 )
-                rows = list(rows)
-                current = GameAlreadyActive(rows[0]["id"], GameKind(rows[0]["kind"]))
-                raise current from None
+                if not current:
+                    raise GameAlreadyActive() from None
+                raise GameAlreadyActive(current[0][0].id, current[0][0].kind) from None
             stored = replace(game, id=game_id)
             await _insert_moves(db, stored, 0, now)
             return stored
@@ -285,11 +294,13 @@ class Store:
 
         async def work(db: Db, now: str) -> tuple[Game, OutcomeT]:
             if channel_id is not None:
-                found = await _fetch(db, "channel_id = ? AND status = 'active'", (channel_id,))
+                found = await _fetch(
+                    db, "channel_id = ? AND status = 'active'", (channel_id,), with_secret=True
+                )
                 if not found:
                     raise NoActiveGame()
             else:
-                found = await _fetch(db, "id = ?", (game_id,))
+                found = await _fetch(db, "id = ?", (game_id,), with_secret=True)
                 if not found:
                     raise NoActiveGame()
                 if found[0][0].is_over:
@@ -307,15 +318,13 @@ class Store:
     async def active_game(self, channel_id: int) -> Game | None:
         """The channel's active game for display (its secret withheld), or None."""
         found = await self._read(
-            lambda db: _fetch(
-                db, "channel_id = ? AND status = 'active'", (channel_id,), with_secret=False
-            )
+            lambda db: _fetch(db, "channel_id = ? AND status = 'active'", (channel_id,))
         )
         return found[0][0] if found else None
 
     async def game(self, game_id: int) -> Game | None:
         """Any game by id; a finished play game comes with its secret, an active one without."""
-        found = await self._read(lambda db: _fetch(db, "id = ?", (game_id,), with_secret=False))
+        found = await self._read(lambda db: _fetch(db, "id = ?", (game_id,)))
         return found[0][0] if found else None
 
     async def expire_stale(self, older_than: timedelta) -> list[Game]:
@@ -323,7 +332,9 @@ class Store:
 
         async def work(db: Db, now: str) -> list[Game]:
             cutoff = _iso(datetime.fromisoformat(now) - older_than)
-            found = await _fetch(db, "status = 'active' AND last_move_at < ?", (cutoff,))
+            found = await _fetch(
+                db, "status = 'active' AND last_move_at < ?", (cutoff,), with_secret=True
+            )
             expired = []
             for game, _ in found:
                 new, _outcome = expire(game)
@@ -374,8 +385,8 @@ class Store:
                 "WHERE moves.game_id = games.id AND moves.player_id = ?))"
             )
             params += [player_id, player_id]
-        where = " AND ".join(conditions) + " ORDER BY finished_at DESC, id DESC LIMIT ?"
-        found = await self._read(lambda db: _fetch(db, where, (*params, limit), with_secret=False))
+        clause = " AND ".join(conditions) + " ORDER BY finished_at DESC, id DESC LIMIT ?"
+        found = await self._read(lambda db: _fetch(db, clause, (*params, limit)))
         return [
             HistoryEntry(
                 game,
@@ -412,6 +423,8 @@ class Store:
     async def _transaction(self, work: Callable[[Db, str], Awaitable[T]], *, write: bool) -> T:
         """Run `work` in one transaction, to the end even if the caller is cancelled."""
         task = asyncio.ensure_future(self._locked(work, write))
+        self._running.add(task)
+        task.add_done_callback(self._running.discard)
         try:
             return await asyncio.shield(task)
         except asyncio.CancelledError:
@@ -471,15 +484,19 @@ def _retrieve(task: asyncio.Task[Any]) -> None:
 
 
 async def _fetch(
-    db: Db, where: str, params: Sequence[Any] | Mapping[str, Any], *, with_secret: bool = True
+    db: Db, clause: str, params: Sequence[Any], *, with_secret: bool = False
 ) -> list[tuple[Game, sqlite3.Row]]:
-    """Games matching `where`, with their moves. Only scoring paths pass with_secret=True."""
+    """Games matching `clause` (WHERE ...), with their moves.
+
+    Active play games come without their secret unless `with_secret`, which only the paths
+    that score or end a game pass.
+    """
     secret = "secret" if with_secret else "CASE WHEN status = 'active' THEN NULL ELSE secret END"
     columns = ", ".join(c for c in _RECORD_COLUMNS if c != "secret")
     rows = list(
         await db.execute_fetchall(
             f"SELECT id, {columns}, {secret} AS secret, created_at, finished_at, last_move_at "
-            f"FROM games WHERE {where}",
+            f"FROM games WHERE {clause}",
             params,
         )
     )

@@ -69,7 +69,7 @@ class GameAlreadyActive(GameError):
     def __init__(self, game_id: int | None = None, kind: GameKind | None = None) -> None:
         self.game_id, self.kind = game_id, kind
         what = {GameKind.PLAY: "A guessing game", GameKind.SOLVE: "A solving game"}.get(
-            kind or GameKind.PLAY, "A game"
+            kind, "A game"
         )
         super().__init__(
             f"{what} is already running in this channel: look at its board to play on, "
@@ -591,7 +591,8 @@ def answer(
     """Record the player's answer to the waiting guess and the bot's next guess.
 
     `next_guess` is the solver's reply to this answer; None means no code fits the answers
-    so far, so the game is stuck until the player undoes one.
+    so far, so the game is stuck until the player undoes one. After an all-black answer the
+    game is solved and `next_guess` is ignored.
     """
     game = _require(game, SolveGame, "In this game you guess my code: there is nothing to answer.")
     _require_active(game)
