@@ -1,0 +1,1246 @@
+"""The fake Discord itself: REST under /api/v10 and a gateway websocket, on 127.0.0.1.
+
+`FakeDiscordServer` holds all state (messages, commands, interactions, gateway sessions) and
+enforces the rules discord.py leaves to Discord. The user-facing driver (`FakeDiscord` in
+driver.py) builds on it; tests should use that class.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import re
+import secrets
+import time
+from collections import deque
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from aiohttp import WSMsgType, web
+
+from tests.discord_fake import rules
+from tests.discord_fake.models import (
+    FakeDiscordError,
+    FakeMessage,
+    FakeModal,
+    InteractionHandle,
+    RecordedRequest,
+    Violation,
+    Waiter,
+)
+from tests.discord_fake.world import FakeChannel, FakeUser, SnowflakeFactory, World, iso_now
+
+API_PREFIX = "/api/v10"
+GATEWAY_PATH = "/gateway"
+
+# Discord JSON error codes used below.
+UNKNOWN_CHANNEL = 10003
+UNKNOWN_MESSAGE = 10008
+UNKNOWN_WEBHOOK = 10015
+UNKNOWN_COMMAND = 10063
+UNKNOWN_INTERACTION = 10062
+MISSING_ACCESS = 50001
+CANNOT_EDIT_OTHERS = 50005
+EMPTY_MESSAGE = 50006
+INVALID_WEBHOOK_TOKEN = 50027
+INVALID_FORM_BODY = 50035
+ALREADY_ACKNOWLEDGED = 40060
+
+INTENT_GUILD_MESSAGES = 1 << 9
+INTENT_DIRECT_MESSAGES = 1 << 12
+
+#: Which interaction types (1 ping, 2 command, 3 component, 4 autocomplete, 5 modal submit)
+#: each callback type may answer.
+CALLBACK_ALLOWED: dict[int, frozenset[int]] = {
+    1: frozenset({1}),
+    4: frozenset({2, 3, 5}),
+    5: frozenset({2, 3, 5}),
+    6: frozenset({3, 5}),
+    7: frozenset({3, 5}),
+    8: frozenset({4}),
+    9: frozenset({2, 3}),
+}
+
+
+class HttpError(Exception):
+    """A Discord-style error response: status, JSON error code and message."""
+
+    def __init__(
+        self, status: int, code: int, message: str, errors: dict[str, Any] | None = None
+    ) -> None:
+        super().__init__(message)
+        self.status = status
+        self.code = code
+        self.message = message
+        self.errors = errors
+
+    def body(self) -> dict[str, Any]:
+        """The JSON body discord.py turns into HTTPException/NotFound/Forbidden."""
+        data: dict[str, Any] = {"message": self.message, "code": self.code}
+        if self.errors:
+            data["errors"] = self.errors
+        return data
+
+
+def form_error(problems: list[rules.Problem]) -> HttpError:
+    """Invalid Form Body (50035) with Discord's nested `_errors` layout."""
+    errors: dict[str, Any] = {}
+    for problem in problems:
+        node = errors
+        for part in (problem.path or "_body").split("."):
+            node = node.setdefault(part, {})
+        node.setdefault("_errors", []).append(
+            {"code": problem.rule.upper().replace("-", "_"), "message": problem.message}
+        )
+    return HttpError(400, INVALID_FORM_BODY, "Invalid Form Body", errors)
+
+
+def json_response(data: Any, status: int = 200) -> web.Response:
+    """JSON with Content-Type exactly `application/json`: discord.py compares it verbatim."""
+    return web.Response(
+        status=status,
+        body=json.dumps(data).encode(),
+        headers={"Content-Type": "application/json"},
+    )
+
+
+@dataclass
+class Request:
+    """A parsed REST request: JSON body (or multipart payload_json) and uploaded files."""
+
+    method: str
+    path: str
+    query: dict[str, str]
+    headers: dict[str, str]
+    body: Any
+    files: list[dict[str, Any]]
+    arrived_at: float
+    arrived_perf: float
+
+
+@dataclass(eq=False)
+class Connection:
+    """One gateway websocket; it belongs to a session once it identifies or resumes."""
+
+    ws: web.WebSocketResponse
+    transport: asyncio.BaseTransport | None = None
+    session: Session | None = None
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    ping_waiters: list[asyncio.Future[None]] = field(default_factory=list)
+    closed_by_fake: bool = False
+
+    async def send(self, data: dict[str, Any]) -> None:
+        """Send one gateway payload as a text frame (never compressed)."""
+        async with self.lock:
+            if not self.ws.closed:
+                await self.ws.send_str(json.dumps(data))
+
+
+@dataclass(eq=False)
+class Session:
+    """A gateway session: its sequence, replay buffer for RESUME, and current connection."""
+
+    id: str
+    shard: tuple[int, int] | None
+    intents: int
+    identify_number: int
+    seq: int = 0
+    buffer: deque[dict[str, Any]] = field(default_factory=lambda: deque(maxlen=20000))
+    connection: Connection | None = None
+    invalidated: bool = False
+
+    def owns_guild(self, guild_id: int) -> bool:
+        """Discord routes a guild's events to shard (guild_id >> 22) % shard_count."""
+        if self.shard is None:
+            return True
+        shard_id, count = self.shard
+        return (guild_id >> 22) % max(count, 1) == shard_id
+
+
+Handler = Callable[..., Awaitable[Any]]
+
+
+class FakeDiscordServer:
+    """State and protocol of the fake; see `FakeDiscord` for the API tests use."""
+
+    def __init__(
+        self,
+        *,
+        token: str | None = None,
+        members: tuple[str, ...] = ("alice", "bob", "carol", "dave"),
+        channels: tuple[str, ...] = ("general", "games"),
+        interaction_deadline: float = 3.0,
+        token_lifetime: float = 15 * 60.0,
+        heartbeat_interval_ms: int = 41250,
+        guild_ready_timeout: float = 0.1,
+        message_events: bool = True,
+    ) -> None:
+        self.token = token or f"fake.{secrets.token_urlsafe(24)}"
+        self.ids = SnowflakeFactory()
+        self.world = World(ids=self.ids, members=members, channels=channels)
+        self.interaction_deadline = interaction_deadline
+        self.token_lifetime = token_lifetime
+        self.heartbeat_interval_ms = heartbeat_interval_ms
+        self.guild_ready_timeout = guild_ready_timeout
+        self.message_events = message_events
+
+        self.violations: list[Violation] = []
+        self.requests: list[RecordedRequest] = []
+        self.interactions: list[InteractionHandle] = []
+        self.modals: list[FakeModal] = []
+        self.commands: dict[int | None, list[dict[str, Any]]] = {}
+        self.command_syncs: list[tuple[int | None, int]] = []  # (guild id, login number)
+        self.presence: dict[str, Any] | None = None
+        self.login_count = 0
+        self.identify_count = 0
+        self.resume_count = 0
+        self.ready_count = 0
+        self.ready_identify_number = 0
+
+        self._messages: dict[int, FakeMessage] = {}
+        self._by_token: dict[str, InteractionHandle] = {}
+        self._sessions: dict[str, Session] = {}
+        self._connections: set[Connection] = set()
+        self._command_ids: dict[tuple[int | None, int, str], int] = {}
+        self._time_offset = 0.0
+        self._inflight = 0
+        self._timers: list[asyncio.TimerHandle] = []
+        self._waiter = Waiter()
+        self._runner: web.AppRunner | None = None
+        self._site: web.TCPSite | None = None
+        self.port = 0
+        self._routes: list[tuple[str, re.Pattern[str], Handler, bool]] = []
+        self._install_routes()
+
+    # lifecycle ---------------------------------------------------------------------------
+
+    async def start(self) -> None:
+        """Listen on 127.0.0.1 at a free port."""
+        app = web.Application(client_max_size=64 * 1024 * 1024)
+        app.router.add_get(GATEWAY_PATH, self._gateway)
+        app.router.add_route("*", API_PREFIX + "/{tail:.*}", self._rest)
+        app.router.add_route("*", "/{tail:.*}", self._unknown)
+        self._runner = web.AppRunner(
+            app, access_log=None, handle_signals=False, shutdown_timeout=0.5
+        )
+        await self._runner.setup()
+        self._site = web.TCPSite(self._runner, "127.0.0.1", 0)
+        await self._site.start()
+        server = self._site._server
+        assert server is not None
+        self.port = server.sockets[0].getsockname()[1]  # type: ignore[union-attr]
+
+    async def stop(self) -> None:
+        """Close every gateway connection and the listener; pending deadlines are checked."""
+        for timer in self._timers:
+            timer.cancel()
+        for handle in self.interactions:
+            self._check_deadline(handle)
+        for conn in list(self._connections):
+            conn.closed_by_fake = True
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(conn.ws.close(code=1001), 2.0)
+        if self._runner is not None:
+            await self._runner.cleanup()
+            self._runner = None
+
+    @property
+    def rest_base(self) -> str:
+        """What `discord.http.Route.BASE` must be set to."""
+        return f"http://127.0.0.1:{self.port}{API_PREFIX}"
+
+    @property
+    def gateway_url(self) -> str:
+        """What `DiscordWebSocket.DEFAULT_GATEWAY` must be set to."""
+        return f"ws://127.0.0.1:{self.port}{GATEWAY_PATH}"
+
+    # clock and waiting ---------------------------------------------------------------------
+
+    def now(self) -> float:
+        """The fake's clock (monotonic seconds), which `advance_time` moves forward."""
+        return time.monotonic() + self._time_offset
+
+    def advance_time(self, seconds: float) -> None:
+        """Pretend `seconds` passed, for the 3-second and 15-minute rules, without sleeping."""
+        self._time_offset += seconds
+        for handle in self.interactions:
+            self._check_deadline(handle)
+        self._waiter.notify()
+
+    def changed(self) -> None:
+        """Wake everything waiting in `wait_for`."""
+        self._waiter.notify()
+
+    async def wait_for(
+        self, predicate: Callable[[], bool], timeout: float = 5.0, what: str = "a condition"
+    ) -> None:
+        """Wait until `predicate()` holds, re-checked on every change; explain a timeout."""
+        await self._waiter.wait_for(predicate, timeout, lambda: self.explain_timeout(what, timeout))
+
+    def explain_timeout(self, what: str, timeout: float) -> str:
+        """The text of a timeout error: what was awaited, violations and the last requests."""
+        lines = [f"timed out after {timeout:g} s waiting for {what}."]
+        if self.violations:
+            lines.append("violations so far:")
+            lines += [f"  {v}" for v in self.violations[-10:]]
+        lines.append("last REST requests from the bot:")
+        lines += [f"  {r}" for r in self.requests[-10:]] or ["  (none)"]
+        connected = [s for s in self._sessions.values() if s.connection is not None]
+        lines.append(f"gateway: {len(connected)} connected session(s), ready={self.ready_count}")
+        lines += self._extra_timeout_context()
+        return "\n".join(lines)
+
+    def _extra_timeout_context(self) -> list[str]:
+        return []
+
+    # violations ----------------------------------------------------------------------------
+
+    def violate(self, rule: str, detail: str, request: Request | None = None) -> None:
+        """Record a broken rule; the `fake_discord` fixture fails the test on any."""
+        method, path = (request.method, request.path) if request else ("", "")
+        self.violations.append(Violation(rule, detail, method, path))
+        self.changed()
+
+    def take_violations(self, rule: str | None = None) -> list[Violation]:
+        """Remove and return the recorded violations (of one rule), for tests that expect them."""
+        taken = [v for v in self.violations if rule is None or v.rule == rule]
+        self.violations = [v for v in self.violations if v not in taken]
+        return taken
+
+    def assert_no_violations(self) -> None:
+        """Fail with every recorded violation listed."""
+        if self.violations:
+            listing = "\n".join(f"  {v}" for v in self.violations)
+            raise FakeDiscordError(f"the bot broke Discord's rules:\n{listing}")
+
+    # messages ------------------------------------------------------------------------------
+
+    def messages(
+        self, channel: str | int | FakeChannel, *, include_deleted: bool = False
+    ) -> list[FakeMessage]:
+        """The channel's messages, oldest first, including ephemeral ones."""
+        target = self.world.channel(channel)
+        return [
+            m
+            for m in self._messages.values()
+            if m.channel.id == target.id and (include_deleted or not m.deleted)
+        ]
+
+    def all_messages(self, *, include_deleted: bool = False) -> list[FakeMessage]:
+        """Every message in every channel, oldest first."""
+        return [m for m in self._messages.values() if include_deleted or not m.deleted]
+
+    def message(self, message_id: int) -> FakeMessage:
+        """A message by id (deleted ones too)."""
+        return self._messages[int(message_id)]
+
+    def synced_commands(self, guild: int | None = None) -> list[dict[str, Any]]:
+        """The commands last synced globally (guild None) or to a guild id."""
+        return list(self.commands.get(guild, []))
+
+    def latencies(self) -> list[float]:
+        """Seconds from dispatch to first answer, for every answered interaction."""
+        return [h.latency for h in self.interactions if h.latency is not None]
+
+    def _new_message(
+        self,
+        channel: FakeChannel,
+        data: dict[str, Any],
+        files: list[dict[str, Any]],
+        *,
+        interaction: InteractionHandle | None = None,
+        flags: int | None = None,
+    ) -> FakeMessage:
+        keep = rules.SUPPRESS_EMBEDS | rules.SUPPRESS_NOTIFICATIONS | rules.COMPONENTS_V2
+        if interaction is not None:
+            keep |= rules.EPHEMERAL
+        message = FakeMessage(
+            id=self.ids(),
+            channel=channel,
+            author=self.world.bot_user,
+            content=data.get("content") or "",
+            embeds=list(data.get("embeds") or []),
+            components=list(data.get("components") or []),
+            attachments=self._attachments(data, files, []),
+            flags=flags if flags is not None else int(data.get("flags") or 0) & keep,
+        )
+        if interaction is not None:
+            message.webhook_id = self.world.application_id
+            message.interaction_id = interaction.id
+            message.interaction_user = interaction.user
+            message.interaction_type = interaction.type
+        message.history.append(message.payload())
+        self._messages[message.id] = message
+        return message
+
+    def _attachments(
+        self, data: dict[str, Any], files: list[dict[str, Any]], existing: list[dict[str, Any]]
+    ) -> list[dict[str, Any]]:
+        new = [
+            {
+                "id": str(self.ids()),
+                "filename": f["filename"],
+                "size": f["size"],
+                "url": f"http://127.0.0.1:{self.port}/attachments/{f['filename']}",
+                "proxy_url": f"http://127.0.0.1:{self.port}/attachments/{f['filename']}",
+                "content_type": f.get("content_type"),
+            }
+            for f in files
+        ]
+        if "attachments" not in data:
+            return [*existing, *new]
+        wanted = {str(a.get("id")) for a in data.get("attachments") or []}
+        return [a for a in existing if a["id"] in wanted] + new
+
+    def _apply_edit(
+        self, message: FakeMessage, data: dict[str, Any], files: list[dict[str, Any]]
+    ) -> None:
+        if "content" in data:
+            message.content = data["content"] or ""
+        if "embeds" in data:
+            message.embeds = list(data["embeds"] or [])
+        if "components" in data:
+            message.components = list(data["components"] or [])
+        if "flags" in data and data["flags"] is not None:
+            editable = rules.SUPPRESS_EMBEDS | rules.COMPONENTS_V2
+            message.flags = (message.flags & ~editable) | (int(data["flags"]) & editable)
+        message.attachments = self._attachments(data, files, message.attachments)
+        message.flags &= ~rules.LOADING
+        message.edits += 1
+        message.edited_timestamp = iso_now()
+        message.history.append(message.payload())
+
+    async def _message_event(self, event: str, message: FakeMessage) -> None:
+        """MESSAGE_CREATE/UPDATE/DELETE as the gateway sends them (never for ephemeral ones)."""
+        if not self.message_events or message.ephemeral:
+            return
+        guild_id = message.channel.guild_id
+        intent = INTENT_GUILD_MESSAGES if guild_id is not None else INTENT_DIRECT_MESSAGES
+        session = self._session_for(guild_id)
+        if session is None or not session.intents & intent:
+            return
+        if event == "MESSAGE_DELETE":
+            data: dict[str, Any] = {"id": str(message.id), "channel_id": str(message.channel.id)}
+            if guild_id is not None:
+                data["guild_id"] = str(guild_id)
+        else:
+            data = message.payload()
+        await self._dispatch(session, event, data)
+
+    # REST plumbing -------------------------------------------------------------------------
+
+    def _route(self, method: str, pattern: str, handler: Handler, auth: bool = True) -> None:
+        regex = re.compile("^" + re.sub(r"\{(\w+)\}", r"(?P<\1>[^/]+)", pattern) + "$")
+        self._routes.append((method, regex, handler, auth))
+
+    async def _unknown(self, request: web.Request) -> web.Response:
+        self.violate("unknown-route", f"{request.method} {request.path} is outside {API_PREFIX}")
+        return json_response({"message": "404: Not Found", "code": 0}, 404)
+
+    async def _rest(self, request: web.Request) -> web.StreamResponse:
+        self._inflight += 1
+        try:
+            response = await self._serve(request)
+            await response.prepare(request)
+            await response.write_eof()
+            return response
+        finally:
+            self._inflight -= 1
+            self.changed()
+
+    async def _parse(self, request: web.Request, path: str) -> Request:
+        arrived_perf = time.perf_counter()
+        arrived_at = self.now()
+        body: Any = None
+        files: list[dict[str, Any]] = []
+        content_type = request.headers.get("Content-Type", "")
+        if content_type.startswith("application/json"):
+            body = await request.json()
+        elif content_type.startswith("multipart/"):
+            reader = await request.multipart()
+            while (part := await reader.next()) is not None:
+                if part.name == "payload_json":
+                    body = json.loads(await part.text())  # type: ignore[union-attr]
+                else:
+                    blob = await part.read()  # type: ignore[union-attr]
+                    files.append(
+                        {
+                            "filename": getattr(part, "filename", None) or "file",
+                            "size": len(blob),
+                            "content_type": part.headers.get("Content-Type"),
+                        }
+                    )
+        return Request(
+            method=request.method,
+            path=path,
+            query=dict(request.query),
+            headers=dict(request.headers),
+            body=body,
+            files=files,
+            arrived_at=arrived_at,
+            arrived_perf=arrived_perf,
+        )
+
+    async def _serve(self, request: web.Request) -> web.Response:
+        path = request.path[len(API_PREFIX) :]
+        req = await self._parse(request, path)
+        status, data = 500, None
+        try:
+            for method, regex, handler, auth in self._routes:
+                match = regex.match(path)
+                if match is None or method != request.method:
+                    continue
+                if auth and req.headers.get("Authorization") != f"Bot {self.token}":
+                    raise HttpError(401, 0, "401: Unauthorized")
+                result = await handler(req, **match.groupdict())
+                status, data = (204, None) if result is None else (200, result)
+                break
+            else:
+                self.violate(
+                    "unknown-route", f"the fake does not serve {request.method} {path}", req
+                )
+                raise HttpError(404, 0, "404: Not Found")
+        except HttpError as error:
+            status, data = error.status, error.body()
+        self.requests.append(RecordedRequest(req.method, path, status, req.body, req.arrived_at))
+        if status == 204:
+            return web.Response(status=204)
+        return json_response(data, status)
+
+    def _install_routes(self) -> None:
+        r = self._route
+        r("GET", "/users/@me", self._get_me)
+        r("GET", "/users/{user_id}", self._get_user)
+        r("POST", "/users/@me/channels", self._open_dm)
+        r("GET", "/oauth2/applications/@me", self._get_application)
+        r("GET", "/applications/@me", self._get_application)
+        r("GET", "/gateway/bot", self._get_gateway_bot)
+        r("GET", "/gateway", self._get_gateway, auth=False)
+        r("POST", "/__fake__/ready", self._ready_hook)
+        app = "/applications/{app_id}"
+        for prefix in (app, app + "/guilds/{guild_id}"):
+            r("GET", prefix + "/commands", self._list_commands)
+            r("PUT", prefix + "/commands", self._put_commands)
+            r("POST", prefix + "/commands", self._post_command)
+            r("GET", prefix + "/commands/{command_id}", self._get_command)
+            r("PATCH", prefix + "/commands/{command_id}", self._patch_command)
+            r("DELETE", prefix + "/commands/{command_id}", self._delete_command)
+        r("POST", "/interactions/{interaction_id}/{token}/callback", self._callback, auth=False)
+        hook = "/webhooks/{app_id}/{token}"
+        r("POST", hook, self._followup, auth=False)
+        r("GET", hook + "/messages/{message_id}", self._get_webhook_message, auth=False)
+        r("PATCH", hook + "/messages/{message_id}", self._edit_webhook_message, auth=False)
+        r("DELETE", hook + "/messages/{message_id}", self._delete_webhook_message, auth=False)
+        chan = "/channels/{channel_id}"
+        r("GET", chan, self._get_channel)
+        r("POST", chan + "/typing", self._typing)
+        r("GET", chan + "/messages", self._history)
+        r("POST", chan + "/messages", self._send_message)
+        r("POST", chan + "/messages/bulk-delete", self._bulk_delete)
+        r("GET", chan + "/messages/{message_id}", self._get_message)
+        r("PATCH", chan + "/messages/{message_id}", self._edit_message)
+        r("DELETE", chan + "/messages/{message_id}", self._delete_message)
+        reaction = chan + "/messages/{message_id}/reactions/{emoji}/@me"
+        r("PUT", reaction, self._react)
+        r("DELETE", reaction, self._unreact)
+        r("GET", "/guilds/{guild_id}", self._get_guild)
+        r("GET", "/guilds/{guild_id}/channels", self._get_guild_channels)
+        r("GET", "/guilds/{guild_id}/members", self._list_members)
+        r("GET", "/guilds/{guild_id}/members/{user_id}", self._get_member)
+        r("GET", "/guilds/{guild_id}/roles", self._get_roles)
+
+    # login ---------------------------------------------------------------------------------
+
+    async def _get_me(self, req: Request) -> Any:
+        self.login_count += 1
+        self.changed()
+        return self.world.bot_user.payload()
+
+    async def _get_user(self, req: Request, user_id: str) -> Any:
+        try:
+            return self.world.user(int(user_id)).payload()
+        except (KeyError, ValueError):
+            raise HttpError(404, 10013, "Unknown User") from None
+
+    async def _open_dm(self, req: Request) -> Any:
+        user = self._user_or_404(req.body.get("recipient_id"))
+        return self.world.open_dm(user).payload()
+
+    async def _get_application(self, req: Request) -> Any:
+        return self.world.application_payload()
+
+    async def _get_gateway_bot(self, req: Request) -> Any:
+        return {
+            "url": self.gateway_url,
+            "shards": 1,
+            "session_start_limit": {
+                "total": 1000,
+                "remaining": 999,
+                "reset_after": 14400000,
+                "max_concurrency": 1,
+            },
+        }
+
+    async def _get_gateway(self, req: Request) -> Any:
+        return {"url": self.gateway_url}
+
+    async def _ready_hook(self, req: Request) -> Any:
+        """The test-side patch reports discord.py's `ready` event here (see patching.py)."""
+        self.ready_count += 1
+        self.ready_identify_number = self.identify_count
+        self.changed()
+        return None
+
+    # commands ------------------------------------------------------------------------------
+
+    def _check_app(self, app_id: str, guild_id: str | None) -> int | None:
+        if int(app_id) != self.world.application_id:
+            raise HttpError(403, MISSING_ACCESS, "Missing Access")
+        if guild_id is None:
+            return None
+        if int(guild_id) != self.world.guild_id:
+            raise HttpError(403, MISSING_ACCESS, "Missing Access")
+        return int(guild_id)
+
+    def _stored_command(self, guild: int | None, data: dict[str, Any]) -> dict[str, Any]:
+        kind = int(data.get("type", 1))
+        key = (guild, kind, data.get("name", ""))
+        command_id = self._command_ids.setdefault(key, self.ids())
+        stored = {
+            "id": str(command_id),
+            "application_id": str(self.world.application_id),
+            "version": str(self.ids()),
+            "type": kind,
+            "name": data.get("name"),
+            "description": data.get("description", ""),
+            "options": data.get("options") or [],
+            "default_member_permissions": data.get("default_member_permissions"),
+            "dm_permission": data.get("dm_permission", True),
+            "nsfw": data.get("nsfw", False),
+            "integration_types": data.get("integration_types") or [0],
+            "contexts": data.get("contexts"),
+            "name_localizations": data.get("name_localizations"),
+            "description_localizations": data.get("description_localizations"),
+        }
+        if guild is not None:
+            stored["guild_id"] = str(guild)
+        return stored
+
+    async def _list_commands(self, req: Request, app_id: str, guild_id: str | None = None) -> Any:
+        return self.synced_commands(self._check_app(app_id, guild_id))
+
+    async def _put_commands(self, req: Request, app_id: str, guild_id: str | None = None) -> Any:
+        guild = self._check_app(app_id, guild_id)
+        problems = rules.check_commands(req.body)
+        if problems:
+            for problem in problems:
+                self.violate("command-sync", str(problem), req)
+            raise form_error(problems)
+        self.commands[guild] = [self._stored_command(guild, c) for c in req.body]
+        self.command_syncs.append((guild, self.login_count))
+        self.changed()
+        return self.commands[guild]
+
+    async def _post_command(self, req: Request, app_id: str, guild_id: str | None = None) -> Any:
+        guild = self._check_app(app_id, guild_id)
+        problems = rules.check_commands([req.body])
+        if problems:
+            for problem in problems:
+                self.violate("command-sync", str(problem), req)
+            raise form_error(problems)
+        stored = self._stored_command(guild, req.body)
+        current = [c for c in self.commands.get(guild, []) if c["id"] != stored["id"]]
+        self.commands[guild] = [*current, stored]
+        self.command_syncs.append((guild, self.login_count))
+        self.changed()
+        return stored
+
+    def _find_command(self, guild: int | None, command_id: str) -> dict[str, Any]:
+        for command in self.commands.get(guild, []):
+            if command["id"] == command_id:
+                return command
+        raise HttpError(404, UNKNOWN_COMMAND, "Unknown application command")
+
+    async def _get_command(
+        self, req: Request, app_id: str, command_id: str, guild_id: str | None = None
+    ) -> Any:
+        return self._find_command(self._check_app(app_id, guild_id), command_id)
+
+    async def _patch_command(
+        self, req: Request, app_id: str, command_id: str, guild_id: str | None = None
+    ) -> Any:
+        guild = self._check_app(app_id, guild_id)
+        command = self._find_command(guild, command_id)
+        command.update({k: v for k, v in req.body.items() if k != "id"})
+        self.changed()
+        return command
+
+    async def _delete_command(
+        self, req: Request, app_id: str, command_id: str, guild_id: str | None = None
+    ) -> Any:
+        guild = self._check_app(app_id, guild_id)
+        command = self._find_command(guild, command_id)
+        self.commands[guild].remove(command)
+        self.changed()
+        return None
+
+    # interactions --------------------------------------------------------------------------
+
+    def _handle_for(self, req: Request, token: str) -> InteractionHandle:
+        handle = self._by_token.get(token)
+        if handle is None:
+            self.violate("unknown-interaction", "a webhook call used an unknown token", req)
+            raise HttpError(401, INVALID_WEBHOOK_TOKEN, "Invalid Webhook Token")
+        if req.arrived_at - handle.dispatched_at > self.token_lifetime:
+            self.violate(
+                "token-expired",
+                f"the token of {handle.description} was used "
+                f"{req.arrived_at - handle.dispatched_at:.0f} s after the interaction; "
+                f"it is valid for {self.token_lifetime:.0f} s",
+                req,
+            )
+            raise HttpError(401, INVALID_WEBHOOK_TOKEN, "Invalid Webhook Token")
+        return handle
+
+    def _check_deadline(self, handle: InteractionHandle) -> None:
+        if handle.answered or handle.deadline_reported or handle.type == 1:
+            return
+        if self.now() - handle.dispatched_at > self.interaction_deadline:
+            handle.deadline_reported = True
+            handle.late = True
+            self.violate(
+                "interaction-deadline",
+                f"{handle.description} was not answered within "
+                f"{self.interaction_deadline:g} s (Discord shows 'This interaction failed')",
+            )
+
+    async def _callback(self, req: Request, interaction_id: str, token: str) -> Any:
+        handle = self._by_token.get(token)
+        if handle is None or str(handle.id) != interaction_id:
+            self.violate("unknown-interaction", f"callback for unknown {interaction_id}", req)
+            raise HttpError(404, UNKNOWN_INTERACTION, "Unknown interaction")
+        if handle.answered:
+            self.violate(
+                "double-answer",
+                f"{handle.description} was already answered (type {handle.answer_type}); "
+                "later messages must be followups or edits",
+                req,
+            )
+            raise HttpError(400, ALREADY_ACKNOWLEDGED, "Interaction has already been acknowledged.")
+        elapsed = req.arrived_at - handle.dispatched_at
+        if elapsed > self.interaction_deadline:
+            handle.late = True
+            if not handle.deadline_reported:
+                handle.deadline_reported = True
+                self.violate(
+                    "interaction-deadline",
+                    f"{handle.description} was first answered after {elapsed:.2f} s; "
+                    f"Discord allows {self.interaction_deadline:g} s",
+                    req,
+                )
+            raise HttpError(404, UNKNOWN_INTERACTION, "Unknown interaction")
+        body = req.body or {}
+        kind = body.get("type")
+        data = body.get("data") or {}
+        if handle.type not in CALLBACK_ALLOWED.get(kind, frozenset()):
+            if kind == 9 and handle.type == 5:
+                self.violate(
+                    "modal-after-modal", f"{handle.description} answered a modal with a modal", req
+                )
+            else:
+                self.violate(
+                    "callback-type",
+                    f"callback type {kind} cannot answer interaction type {handle.type} "
+                    f"({handle.description})",
+                    req,
+                )
+            raise HttpError(400, INVALID_FORM_BODY, "Invalid interaction response type")
+        target = handle.message or handle.opened_from_message
+        if kind in (6, 7) and target is None:
+            self.violate(
+                "callback-type", f"{handle.description} has no message to update (type {kind})", req
+            )
+            raise HttpError(400, INVALID_FORM_BODY, "Invalid interaction response type")
+        if kind == 4:
+            problems = rules.check_message(data)
+        elif kind == 7:
+            assert target is not None
+            problems = rules.check_message(data, previous=target.payload())
+        elif kind == 9:
+            problems = rules.check_modal(data)
+        elif kind == 8:
+            problems = _check_choices(data.get("choices") or [])
+        else:
+            problems = []
+        if problems:
+            for problem in problems:
+                self.violate(problem.rule, f"{handle.description}: {problem}", req)
+            raise form_error(problems)
+
+        handle.answer_type = kind
+        handle.answered_at = req.arrived_at
+        handle.answer_perf = req.arrived_perf
+        created: FakeMessage | None = None
+        if kind == 4:
+            created = self._new_message(handle.channel, data, req.files, interaction=handle)
+            handle.original = created
+        elif kind == 5:
+            flags = rules.LOADING | (int(data.get("flags") or 0) & rules.EPHEMERAL)
+            created = self._new_message(handle.channel, {}, [], interaction=handle, flags=flags)
+            handle.original = created
+        elif kind == 6:
+            handle.original = target
+        elif kind == 7:
+            assert target is not None
+            if target.deleted:
+                raise HttpError(404, UNKNOWN_MESSAGE, "Unknown Message")
+            self._apply_edit(target, data, req.files)
+            handle.original = target
+        elif kind == 8:
+            handle.autocomplete_choices = list(data.get("choices") or [])
+        elif kind == 9:
+            modal = FakeModal(
+                custom_id=data.get("custom_id", ""),
+                title=data.get("title", ""),
+                components=data.get("components") or [],
+                opened_by=handle,
+            )
+            handle.opened_modal = modal
+            self.modals.append(modal)
+        self.changed()
+        if created is not None:
+            await self._message_event("MESSAGE_CREATE", created)
+        elif kind == 7 and target is not None:
+            await self._message_event("MESSAGE_UPDATE", target)
+        if req.query.get("with_response") not in ("1", "true", "True"):
+            return None
+        return self._callback_body(handle, kind)
+
+    def _callback_body(self, handle: InteractionHandle, kind: int) -> dict[str, Any]:
+        """The interaction-callback response discord.py 2.7 asks for with ?with_response=1."""
+        interaction: dict[str, Any] = {"id": str(handle.id), "type": handle.type}
+        resource: dict[str, Any] = {"type": kind}
+        message = handle.original if kind in (4, 5, 7) else None
+        if message is not None:
+            interaction["response_message_id"] = str(message.id)
+            interaction["response_message_loading"] = message.loading
+            interaction["response_message_ephemeral"] = message.ephemeral
+            resource["message"] = message.payload()
+        return {"interaction": interaction, "resource": resource}
+
+    def _check_webhook_app(self, req: Request, app_id: str) -> None:
+        if app_id != str(self.world.application_id):
+            self.violate("unknown-webhook", f"webhook id {app_id} is not the application id", req)
+            raise HttpError(404, UNKNOWN_WEBHOOK, "Unknown Webhook")
+
+    async def _followup(self, req: Request, app_id: str, token: str) -> Any:
+        self._check_webhook_app(req, app_id)
+        handle = self._handle_for(req, token)
+        if not handle.answered:
+            self.violate(
+                "followup-before-answer",
+                f"a followup to {handle.description} was sent before the interaction was answered",
+                req,
+            )
+            raise HttpError(404, UNKNOWN_WEBHOOK, "Unknown Webhook")
+        data = req.body or {}
+        original = handle.original
+        if handle.answer_type == 5 and original is not None and original.loading:
+            # Discord: a followup sent while the defer is still loading resolves the defer.
+            problems = rules.check_message(data, previous={"flags": original.flags})
+            if problems:
+                for problem in problems:
+                    self.violate(problem.rule, f"followup to {handle.description}: {problem}", req)
+                raise form_error(problems)
+            self._apply_edit(original, data, req.files)
+            message = original
+            handle.followups.append(message)
+            self.changed()
+            await self._message_event("MESSAGE_UPDATE", message)
+        else:
+            problems = rules.check_message(data)
+            if problems:
+                for problem in problems:
+                    self.violate(problem.rule, f"followup to {handle.description}: {problem}", req)
+                raise form_error(problems)
+            message = self._new_message(handle.channel, data, req.files, interaction=handle)
+            handle.followups.append(message)
+            self.changed()
+            await self._message_event("MESSAGE_CREATE", message)
+        if req.query.get("wait") in ("1", "true", "True"):
+            return message.payload()
+        return None
+
+    def _webhook_message(
+        self, req: Request, handle: InteractionHandle, message_id: str
+    ) -> FakeMessage:
+        if message_id == "@original":
+            message = handle.original
+            if message is None:
+                self.violate(
+                    "no-original-response",
+                    f"@original of {handle.description} was used but it has no message "
+                    f"(answer type {handle.answer_type})",
+                    req,
+                )
+                raise HttpError(404, UNKNOWN_MESSAGE, "Unknown Message")
+        else:
+            message = self._messages.get(int(message_id))
+            if message is None or (
+                message is not handle.original and message not in handle.followups
+            ):
+                raise HttpError(404, UNKNOWN_MESSAGE, "Unknown Message")
+        if message.deleted:
+            raise HttpError(404, UNKNOWN_MESSAGE, "Unknown Message")
+        return message
+
+    async def _get_webhook_message(
+        self, req: Request, app_id: str, token: str, message_id: str
+    ) -> Any:
+        self._check_webhook_app(req, app_id)
+        handle = self._handle_for(req, token)
+        return self._webhook_message(req, handle, message_id).payload()
+
+    async def _edit_webhook_message(
+        self, req: Request, app_id: str, token: str, message_id: str
+    ) -> Any:
+        self._check_webhook_app(req, app_id)
+        handle = self._handle_for(req, token)
+        message = self._webhook_message(req, handle, message_id)
+        data = req.body or {}
+        previous = message.payload()
+        if message.loading:
+            previous.update(content="", embeds=[], components=[])
+        problems = rules.check_message(data, previous=previous)
+        if problems:
+            for problem in problems:
+                self.violate(
+                    problem.rule, f"edit of {handle.description}'s message: {problem}", req
+                )
+            raise form_error(problems)
+        self._apply_edit(message, data, req.files)
+        self.changed()
+        await self._message_event("MESSAGE_UPDATE", message)
+        return message.payload()
+
+    async def _delete_webhook_message(
+        self, req: Request, app_id: str, token: str, message_id: str
+    ) -> Any:
+        self._check_webhook_app(req, app_id)
+        handle = self._handle_for(req, token)
+        message = self._webhook_message(req, handle, message_id)
+        message.deleted = True
+        self.changed()
+        await self._message_event("MESSAGE_DELETE", message)
+        return None
+
+    # channels and messages -----------------------------------------------------------------
+
+    def _channel_or_404(self, channel_id: str) -> FakeChannel:
+        try:
+            return self.world.channel(int(channel_id))
+        except (KeyError, ValueError):
+            raise HttpError(404, UNKNOWN_CHANNEL, "Unknown Channel") from None
+
+    def _user_or_404(self, user_id: Any) -> FakeUser:
+        try:
+            return self.world.user(int(user_id))
+        except (KeyError, ValueError, TypeError):
+            raise HttpError(404, 10013, "Unknown User") from None
+
+    def _channel_message(self, channel_id: str, message_id: str) -> FakeMessage:
+        channel = self._channel_or_404(channel_id)
+        message = self._messages.get(int(message_id))
+        if (
+            message is None
+            or message.deleted
+            or message.ephemeral
+            or message.channel.id != channel.id
+        ):
+            raise HttpError(404, UNKNOWN_MESSAGE, "Unknown Message")
+        return message
+
+    async def _get_channel(self, req: Request, channel_id: str) -> Any:
+        return self._channel_or_404(channel_id).payload()
+
+    async def _typing(self, req: Request, channel_id: str) -> Any:
+        self._channel_or_404(channel_id)
+        return None
+
+    async def _history(self, req: Request, channel_id: str) -> Any:
+        channel = self._channel_or_404(channel_id)
+        limit = int(req.query.get("limit", 50))
+        found = [m for m in self.messages(channel) if not m.ephemeral]
+        if "before" in req.query:
+            found = [m for m in found if m.id < int(req.query["before"])]
+        if "after" in req.query:
+            found = [m for m in found if m.id > int(req.query["after"])][:limit]
+        return [m.payload() for m in reversed(found[-limit:])]
+
+    async def _send_message(self, req: Request, channel_id: str) -> Any:
+        channel = self._channel_or_404(channel_id)
+        data = req.body or {}
+        problems = rules.check_message(
+            {**data, "attachments": data.get("attachments") or req.files}
+        )
+        if problems:
+            for problem in problems:
+                self.violate(problem.rule, f"message in #{channel.name}: {problem}", req)
+            raise form_error(problems)
+        message = self._new_message(channel, data, req.files)
+        self.changed()
+        await self._message_event("MESSAGE_CREATE", message)
+        return message.payload()
+
+    async def _get_message(self, req: Request, channel_id: str, message_id: str) -> Any:
+        return self._channel_message(channel_id, message_id).payload()
+
+    async def _edit_message(self, req: Request, channel_id: str, message_id: str) -> Any:
+        message = self._channel_message(channel_id, message_id)
+        if message.author.id != self.world.bot_user.id:
+            raise HttpError(
+                403, CANNOT_EDIT_OTHERS, "Cannot edit a message authored by another user"
+            )
+        data = req.body or {}
+        problems = rules.check_message(data, previous=message.payload())
+        if problems:
+            for problem in problems:
+                self.violate(problem.rule, f"edit of message {message.id}: {problem}", req)
+            raise form_error(problems)
+        self._apply_edit(message, data, req.files)
+        self.changed()
+        await self._message_event("MESSAGE_UPDATE", message)
+        return message.payload()
+
+    async def _delete_message(self, req: Request, channel_id: str, message_id: str) -> Any:
+        message = self._channel_message(channel_id, message_id)
+        message.deleted = True
+        self.changed()
+        await self._message_event("MESSAGE_DELETE", message)
+        return None
+
+    async def _bulk_delete(self, req: Request, channel_id: str) -> Any:
+        ids = (req.body or {}).get("messages") or []
+        if not 2 <= len(ids) <= 100:
+            problem = rules.Problem("bulk-delete", "messages", "2 to 100 message ids")
+            self.violate(problem.rule, str(problem), req)
+            raise form_error([problem])
+        for message_id in ids:
+            with contextlib.suppress(HttpError):
+                message = self._channel_message(channel_id, message_id)
+                message.deleted = True
+                await self._message_event("MESSAGE_DELETE", message)
+        self.changed()
+        return None
+
+    async def _react(self, req: Request, channel_id: str, message_id: str, emoji: str) -> Any:
+        self._channel_message(channel_id, message_id)
+        return None
+
+    async def _unreact(self, req: Request, channel_id: str, message_id: str, emoji: str) -> Any:
+        self._channel_message(channel_id, message_id)
+        return None
+
+    # guild -----------------------------------------------------------------------------------
+
+    def _check_guild(self, guild_id: str) -> None:
+        if guild_id != str(self.world.guild_id):
+            raise HttpError(404, 10004, "Unknown Guild")
+
+    async def _get_guild(self, req: Request, guild_id: str) -> Any:
+        self._check_guild(guild_id)
+        data = self.world.guild_payload()
+        for key in ("members", "channels", "threads", "voice_states", "presences", "joined_at"):
+            data.pop(key, None)
+        return data
+
+    async def _get_guild_channels(self, req: Request, guild_id: str) -> Any:
+        self._check_guild(guild_id)
+        return [c.payload() for c in self.world.channels.values()]
+
+    async def _list_members(self, req: Request, guild_id: str) -> Any:
+        self._check_guild(guild_id)
+        return [m.payload() for m in self.world.members.values()]
+
+    async def _get_member(self, req: Request, guild_id: str, user_id: str) -> Any:
+        self._check_guild(guild_id)
+        member = self.world.members.get(int(user_id))
+        if member is None:
+            raise HttpError(404, 10007, "Unknown Member")
+        return member.payload()
+
+    async def _get_roles(self, req: Request, guild_id: str) -> Any:
+        self._check_guild(guild_id)
+        return [role.payload() for role in self.world.roles]
+
+    # gateway -------------------------------------------------------------------------------
+
+    def _session_for(self, guild_id: int | None) -> Session | None:
+        """The newest live session that receives this guild's (or DM) events."""
+        candidates = [
+            s
+            for s in self._sessions.values()
+            if not s.invalidated and (guild_id is None or s.owns_guild(guild_id))
+        ]
+        if guild_id is None:
+            candidates = [s for s in candidates if s.shard is None or s.shard[0] == 0]
+        return max(candidates, key=lambda s: s.identify_number, default=None)
+
+    async def _dispatch(self, session: Session, event: str, data: dict[str, Any]) -> None:
+        session.seq += 1
+        payload = {"op": 0, "t": event, "s": session.seq, "d": data}
+        session.buffer.append(payload)
+        conn = session.connection
+        if conn is not None:
+            with contextlib.suppress(ConnectionError, RuntimeError):
+                await conn.send(payload)
+
+    async def _gateway(self, request: web.Request) -> web.WebSocketResponse:
+        ws = web.WebSocketResponse(max_msg_size=0, autoclose=True)
+        await ws.prepare(request)
+        conn = Connection(ws, transport=request.transport)
+        self._connections.add(conn)
+        try:
+            await conn.send({"op": 10, "d": {"heartbeat_interval": self.heartbeat_interval_ms}})
+            async for msg in ws:
+                if msg.type is WSMsgType.TEXT:
+                    await self._gateway_op(conn, json.loads(msg.data))
+                elif msg.type is WSMsgType.ERROR:
+                    break
+        finally:
+            self._connections.discard(conn)
+            if conn.session is not None and conn.session.connection is conn:
+                conn.session.connection = None
+            for waiter in conn.ping_waiters:
+                if not waiter.done():
+                    waiter.set_exception(ConnectionError("the gateway connection closed"))
+            self.changed()
+        return ws
+
+    async def _gateway_op(self, conn: Connection, msg: dict[str, Any]) -> None:
+        op, data = msg.get("op"), msg.get("d")
+        if op == 1:
+            for waiter in conn.ping_waiters:
+                if not waiter.done():
+                    waiter.set_result(None)
+            conn.ping_waiters.clear()
+            await conn.send({"op": 11})
+        elif op == 2:
+            await self._identify(conn, data or {})
+        elif op == 6:
+            await self._resume(conn, data or {})
+        elif op == 3:
+            self.presence = data
+        elif op == 8:
+            await self._request_members(conn, data or {})
+        elif op == 4:
+            pass  # voice state: the fake has no voice
+        else:
+            self.violate("gateway-op", f"unexpected gateway op {op}")
+
+    async def _identify(self, conn: Connection, data: dict[str, Any]) -> None:
+        if data.get("token") != self.token:
+            conn.closed_by_fake = True
+            await conn.ws.close(code=4004, message=b"Authentication failed.")
+            return
+        shard = tuple(data["shard"]) if data.get("shard") else None
+        self.identify_count += 1
+        session = Session(
+            id=secrets.token_hex(16),
+            shard=shard,  # type: ignore[arg-type]
+            intents=int(data.get("intents") or 0),
+            identify_number=self.identify_count,
+            connection=conn,
+        )
+        self._sessions[session.id] = session
+        conn.session = session
+        ready: dict[str, Any] = {
+            "v": 10,
+            "user": self.world.bot_user.payload(),
+            "guilds": [{"id": str(self.world.guild_id), "unavailable": True}],
+            "session_id": session.id,
+            "resume_gateway_url": self.gateway_url,
+            "application": {"id": str(self.world.application_id), "flags": 0},
+            "private_channels": [],
+            "relationships": [],
+            "presences": [],
+            "geo_ordered_rtc_regions": ["local"],
+            "session_type": "normal",
+            "auth": {},
+        }
+        if shard is not None:
+            ready["shard"] = list(shard)
+        await self._dispatch(session, "READY", ready)
+        if session.owns_guild(self.world.guild_id):
+            await self._dispatch(session, "GUILD_CREATE", self.world.guild_payload())
+        self.changed()
+
+    async def _resume(self, conn: Connection, data: dict[str, Any]) -> None:
+        session = self._sessions.get(data.get("session_id") or "")
+        if session is None or session.invalidated or data.get("token") != self.token:
+            await conn.send({"op": 9, "d": False})
+            return
+        old = session.connection
+        if old is not None and old is not conn:
+            old.closed_by_fake = True
+            with contextlib.suppress(Exception):
+                await old.ws.close(code=4000)
+        session.connection = conn
+        conn.session = session
+        last = int(data.get("seq") or 0)
+        for payload in list(session.buffer):
+            if payload["s"] > last:
+                await conn.send(payload)
+        self.resume_count += 1
+        await self._dispatch(session, "RESUMED", {})
+        self.changed()
+
+    async def _request_members(self, conn: Connection, data: dict[str, Any]) -> None:
+        if conn.session is None:
+            return
+        members = list(self.world.members.values())
+        if data.get("user_ids"):
+            wanted = {int(u) for u in data["user_ids"]}
+            members = [m for m in members if m.id in wanted]
+        elif data.get("query"):
+            members = [m for m in members if m.name.startswith(data["query"])]
+        chunk: dict[str, Any] = {
+            "guild_id": str(self.world.guild_id),
+            "members": [m.payload() for m in members],
+            "chunk_index": 0,
+            "chunk_count": 1,
+        }
+        if data.get("nonce"):
+            chunk["nonce"] = data["nonce"]
+        await self._dispatch(conn.session, "GUILD_MEMBERS_CHUNK", chunk)
+
+    async def gateway_round_trip(self, session: Session, timeout: float = 5.0) -> None:
+        """Ask the bot for a heartbeat and wait for it: proof its event loop ran since now."""
+        await self.wait_for(
+            lambda: session.connection is not None, timeout, "the bot to reconnect the gateway"
+        )
+        conn = session.connection
+        assert conn is not None
+        waiter: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        conn.ping_waiters.append(waiter)
+        await conn.send({"op": 1, "d": None})
+        try:
+            await asyncio.wait_for(waiter, timeout)
+        except TimeoutError:
+            raise FakeDiscordError(self.explain_timeout("a gateway heartbeat", timeout)) from None
+
+
+def _check_choices(choices: list[dict[str, Any]]) -> list[rules.Problem]:
+    problems: list[rules.Problem] = []
+    if len(choices) > 25:
+        problems.append(rules.Problem("autocomplete", "choices", "at most 25 choices"))
+    for index, choice in enumerate(choices):
+        name = choice.get("name") or ""
+        if not 1 <= len(name) <= 100:
+            problems.append(rules.Problem("autocomplete", f"choices.{index}.name", "1 to 100"))
+        value = choice.get("value")
+        if isinstance(value, str) and len(value) > 100:
+            problems.append(rules.Problem("autocomplete", f"choices.{index}.value", "at most 100"))
+    return problems

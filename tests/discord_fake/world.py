@@ -1,0 +1,354 @@
+"""The fake's cast: the bot's application, one guild with channels and members, snowflake ids.
+
+Everything here is plain data plus the JSON payloads Discord would send for it, shaped so that
+discord.py 2.7 parses them without complaint (see discord/guild.py, member.py, channel.py).
+"""
+
+from __future__ import annotations
+
+import itertools
+import time
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import Any
+
+import discord
+
+DISCORD_EPOCH_MS = 1420070400000
+
+#: What a plain member may do in every channel (the @everyone role).
+EVERYONE_PERMISSIONS = discord.Permissions(
+    view_channel=True,
+    send_messages=True,
+    read_message_history=True,
+    embed_links=True,
+    attach_files=True,
+    add_reactions=True,
+    use_external_emojis=True,
+    use_application_commands=True,
+    create_public_threads=True,
+    send_messages_in_threads=True,
+).value
+#: The "Moderator" role adds Manage Messages, which the bot may check for admin commands.
+MODERATOR_PERMISSIONS = discord.Permissions(manage_messages=True, manage_threads=True).value
+#: What the bot was invited with; sent as `app_permissions` in every interaction.
+BOT_PERMISSIONS = discord.Permissions(
+    view_channel=True,
+    send_messages=True,
+    send_messages_in_threads=True,
+    read_message_history=True,
+    embed_links=True,
+    attach_files=True,
+    add_reactions=True,
+    use_external_emojis=True,
+    manage_messages=True,
+).value
+ALL_PERMISSIONS = discord.Permissions.all().value
+
+
+class SnowflakeFactory:
+    """Increasing 64-bit ids with a real timestamp, as discord.py derives times from ids."""
+
+    def __init__(self, worker: int = 1) -> None:
+        self._worker = worker & 0x1F
+        self._increment = itertools.count()
+        self._last = 0
+
+    def __call__(self) -> int:
+        ms = int(time.time() * 1000) - DISCORD_EPOCH_MS
+        candidate = (ms << 22) | (self._worker << 17) | (next(self._increment) & 0xFFF)
+        self._last = max(candidate, self._last + 1)
+        return self._last
+
+
+def iso_now() -> str:
+    """A Discord-style ISO-8601 timestamp."""
+    return datetime.now(UTC).isoformat()
+
+
+@dataclass(frozen=True)
+class FakeUser:
+    """A Discord user; `bot` is true for the application's own user."""
+
+    id: int
+    name: str
+    bot: bool = False
+
+    def payload(self) -> dict[str, Any]:
+        """The user object as Discord sends it."""
+        data: dict[str, Any] = {
+            "id": str(self.id),
+            "username": self.name,
+            "global_name": None if self.bot else self.name.capitalize(),
+            "discriminator": "0",
+            "avatar": None,
+            "public_flags": 0,
+            "avatar_decoration_data": None,
+        }
+        if self.bot:
+            data["bot"] = True
+        return data
+
+
+@dataclass
+class FakeRole:
+    """A guild role; the role whose id equals the guild id is @everyone."""
+
+    id: int
+    name: str
+    permissions: int
+    position: int = 0
+
+    def payload(self) -> dict[str, Any]:
+        """The role object as Discord sends it."""
+        return {
+            "id": str(self.id),
+            "name": self.name,
+            "permissions": str(self.permissions),
+            "position": self.position,
+            "color": 0,
+            "colors": {"primary_color": 0, "secondary_color": None, "tertiary_color": None},
+            "hoist": False,
+            "managed": False,
+            "mentionable": False,
+            "icon": None,
+            "unicode_emoji": None,
+            "flags": 0,
+        }
+
+
+@dataclass
+class FakeMember:
+    """A user's membership in the guild."""
+
+    user: FakeUser
+    role_ids: list[int] = field(default_factory=list)
+    joined_at: str = field(default_factory=iso_now)
+
+    @property
+    def id(self) -> int:
+        """The member's user id."""
+        return self.user.id
+
+    @property
+    def name(self) -> str:
+        """The member's username."""
+        return self.user.name
+
+    def payload(self, *, permissions: int | None = None) -> dict[str, Any]:
+        """The member object; with `permissions` as in an interaction's `member` field."""
+        data: dict[str, Any] = {
+            "user": self.user.payload(),
+            "roles": [str(r) for r in self.role_ids],
+            "joined_at": self.joined_at,
+            "premium_since": None,
+            "deaf": False,
+            "mute": False,
+            "flags": 0,
+            "pending": False,
+            "nick": None,
+            "avatar": None,
+            "banner": None,
+            "communication_disabled_until": None,
+        }
+        if permissions is not None:
+            data["permissions"] = str(permissions)
+        return data
+
+
+@dataclass(frozen=True)
+class FakeChannel:
+    """A text channel in the guild, or a DM channel (type 1, no guild)."""
+
+    id: int
+    name: str
+    guild_id: int | None
+    position: int = 0
+    type: int = 0
+    recipient: FakeUser | None = None
+
+    def payload(self) -> dict[str, Any]:
+        """The channel object as Discord sends it."""
+        if self.type == 1:
+            assert self.recipient is not None
+            return {
+                "id": str(self.id),
+                "type": 1,
+                "last_message_id": None,
+                "recipients": [self.recipient.payload()],
+                "flags": 0,
+            }
+        return {
+            "id": str(self.id),
+            "type": self.type,
+            "guild_id": str(self.guild_id),
+            "name": self.name,
+            "position": self.position,
+            "permission_overwrites": [],
+            "nsfw": False,
+            "parent_id": None,
+            "topic": None,
+            "rate_limit_per_user": 0,
+            "last_message_id": None,
+            "flags": 0,
+        }
+
+
+class World:
+    """The guild the bot is in, its channels and members, and the bot's own identity."""
+
+    def __init__(
+        self,
+        *,
+        ids: SnowflakeFactory,
+        members: tuple[str, ...] = ("alice", "bob", "carol", "dave"),
+        channels: tuple[str, ...] = ("general", "games"),
+        bot_name: str = "Mastermind",
+    ) -> None:
+        self.ids = ids
+        self.application_id = ids()
+        self.bot_user = FakeUser(self.application_id, bot_name, bot=True)
+        self.owner = FakeUser(ids(), "owner")
+        self.guild_id = ids()
+        self.guild_name = "Fake Guild"
+        self.everyone_role = FakeRole(self.guild_id, "@everyone", EVERYONE_PERMISSIONS)
+        self.mod_role = FakeRole(ids(), "Moderator", MODERATOR_PERMISSIONS, position=2)
+        self.bot_role = FakeRole(ids(), bot_name, BOT_PERMISSIONS, position=1)
+        self.roles = [self.everyone_role, self.bot_role, self.mod_role]
+        self.users: dict[int, FakeUser] = {self.bot_user.id: self.bot_user}
+        self.members: dict[int, FakeMember] = {}
+        self._add_member(self.owner)
+        for name in members:
+            self._add_member(FakeUser(ids(), name))
+        self.mod = FakeUser(ids(), "mod")
+        self._add_member(self.mod, [self.mod_role.id])
+        self._add_member(self.bot_user, [self.bot_role.id])
+        self.channels: dict[int, FakeChannel] = {}
+        for position, name in enumerate(channels):
+            channel = FakeChannel(ids(), name, self.guild_id, position=position)
+            self.channels[channel.id] = channel
+        self.dm_channels: dict[int, FakeChannel] = {}  # by recipient user id
+
+    def _add_member(self, user: FakeUser, role_ids: list[int] | None = None) -> None:
+        self.users[user.id] = user
+        self.members[user.id] = FakeMember(user, role_ids or [])
+
+    # lookups -----------------------------------------------------------------------------
+
+    def user(self, ref: str | int | FakeUser | FakeMember) -> FakeUser:
+        """A user by name, id or object; raises KeyError naming the known users."""
+        if isinstance(ref, FakeUser):
+            return ref
+        if isinstance(ref, FakeMember):
+            return ref.user
+        for user in self.users.values():
+            if ref in (user.id, user.name, str(user.id)):
+                return user
+        raise KeyError(f"no user {ref!r}; known: {sorted(u.name for u in self.users.values())}")
+
+    def member(self, ref: str | int | FakeUser | FakeMember) -> FakeMember:
+        """A guild member by name, id or object."""
+        return self.members[self.user(ref).id]
+
+    def channel(self, ref: str | int | FakeChannel) -> FakeChannel:
+        """A channel by name, id or object; DM channels count once opened."""
+        if isinstance(ref, FakeChannel):
+            return ref
+        for channel in (*self.channels.values(), *self.dm_channels.values()):
+            if ref in (channel.id, channel.name, str(channel.id)):
+                return channel
+        names = sorted(c.name for c in self.channels.values())
+        raise KeyError(f"no channel {ref!r}; known: {names}")
+
+    def open_dm(self, user: FakeUser) -> FakeChannel:
+        """The DM channel between the bot and `user`, created on first use."""
+        channel = self.dm_channels.get(user.id)
+        if channel is None:
+            channel = FakeChannel(self.ids(), f"dm:{user.name}", None, type=1, recipient=user)
+            self.dm_channels[user.id] = channel
+        return channel
+
+    def permissions(self, user: FakeUser) -> int:
+        """A member's guild permissions: @everyone plus their roles, everything for the owner."""
+        if user.id == self.owner.id:
+            return ALL_PERMISSIONS
+        member = self.members.get(user.id)
+        value = self.everyone_role.permissions
+        if member is not None:
+            for role in self.roles:
+                if role.id in member.role_ids:
+                    value |= role.permissions
+        if value & discord.Permissions(administrator=True).value:
+            return ALL_PERMISSIONS
+        return value
+
+    # payloads ----------------------------------------------------------------------------
+
+    def application_payload(self) -> dict[str, Any]:
+        """`GET /oauth2/applications/@me`."""
+        return {
+            "id": str(self.application_id),
+            "name": self.bot_user.name,
+            "icon": None,
+            "description": "A fake application for tests.",
+            "summary": "",
+            "type": None,
+            "bot_public": True,
+            "bot_require_code_grant": False,
+            "verify_key": "0" * 64,
+            "owner": self.owner.payload(),
+            "team": None,
+            "flags": 0,
+            "bot": self.bot_user.payload(),
+            "interactions_endpoint_url": None,
+            "redirect_uris": [],
+            "approximate_guild_count": 1,
+        }
+
+    def guild_payload(self) -> dict[str, Any]:
+        """The full guild, as in GUILD_CREATE."""
+        return {
+            "id": str(self.guild_id),
+            "name": self.guild_name,
+            "icon": None,
+            "splash": None,
+            "discovery_splash": None,
+            "banner": None,
+            "owner_id": str(self.owner.id),
+            "afk_channel_id": None,
+            "afk_timeout": 300,
+            "verification_level": 0,
+            "default_message_notifications": 1,
+            "explicit_content_filter": 0,
+            "roles": [role.payload() for role in self.roles],
+            "emojis": [],
+            "stickers": [],
+            "features": [],
+            "mfa_level": 0,
+            "application_id": None,
+            "system_channel_id": None,
+            "system_channel_flags": 0,
+            "rules_channel_id": None,
+            "public_updates_channel_id": None,
+            "safety_alerts_channel_id": None,
+            "max_members": 500000,
+            "vanity_url_code": None,
+            "description": None,
+            "premium_tier": 0,
+            "premium_subscription_count": 0,
+            "preferred_locale": "en-US",
+            "nsfw_level": 0,
+            "premium_progress_bar_enabled": False,
+            "joined_at": iso_now(),
+            "large": False,
+            "unavailable": False,
+            "member_count": len(self.members),
+            "voice_states": [],
+            "members": [member.payload() for member in self.members.values()],
+            "channels": [channel.payload() for channel in self.channels.values()],
+            "threads": [],
+            "presences": [],
+            "stage_instances": [],
+            "guild_scheduled_events": [],
+            "soundboard_sounds": [],
+        }
