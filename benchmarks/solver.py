@@ -186,15 +186,19 @@ def sweep_4x6(runs: int) -> tuple[list[Figure], float, Simulation]:
     first = space.parse(KNUTH_FIRST)
     engine_sweep(space, "knuth", first)  # warm: scoring table, canonical guess sets
     gc.collect()
-    times, result = [], None
+    times, cpu, result = [], [], None
     for _ in range(runs):
+        cpu_started = time.process_time()
         result = engine_sweep(space, "knuth", first)
+        cpu.append(time.process_time() - cpu_started)
         times.append(result.seconds)
     assert result is not None
     median = statistics.median(times)
     print(
         f"{runs} warm runs: min {fmt_seconds(min(times))}, median {fmt_seconds(median)}, "
-        f"max {fmt_seconds(max(times))}"
+        f"max {fmt_seconds(max(times))} (wall clock; CPU time median "
+        f"{fmt_seconds(statistics.median(cpu))}: a wall median well above it means other "
+        "processes took the CPU)"
     )
     print(
         f"total {result.total}, average {result.average:.4f}, worst {result.worst}, "
@@ -223,8 +227,8 @@ def baseline_section(
         "baseline: pure-Python Knuth (benchmarks/baseline_knuth.py), each secret a separate game"
     )
     print(
-        f"{'all' if full else f'{len(secrets)} seeded random (seed {seed})'} secrets of 1296; "
-        "engine = Solver per game, same first guess 1122"
+        f"{'all' if full else f'{len(secrets)} seeded random (seed {seed})'} secrets of "
+        f"{space.size}; engine = Solver per game, same first guess {KNUTH_FIRST}"
     )
     played = baseline_games(space, first, secrets)
     engine = engine_games(space, first, secrets)
@@ -245,15 +249,16 @@ def baseline_section(
     measured_total = sum(s for _, _, s in played)
     baseline_all = measured_total if full else per_secret * space.size
     how = (
-        "measured over all 1296 secrets"
+        f"measured over all {space.size} secrets"
         if full
-        else f"EXTRAPOLATED: mean {per_secret:.3f} s/secret over {len(secrets)} secrets x 1296"
+        else f"EXTRAPOLATED: mean {per_secret:.3f} s/secret over {len(secrets)} secrets "
+        f"x {space.size}"
     )
     print(
         f"guess counts equal for {agree}/{len(played)} secrets, "
         f"identical guess sequences for {same_sequence}/{len(played)}"
     )
-    print(f"baseline, all 1296 secrets: {baseline_all:.0f} s ({how})")
+    print(f"baseline, all {space.size} secrets: {baseline_all:.0f} s ({how})")
     if full:
         distribution = Counter(len(g) for _, g, _ in played)
         print(
@@ -270,8 +275,8 @@ def baseline_section(
     alone = engine_games(space, first, codes)
     engine_alone = time.perf_counter() - started
     print(
-        f"for comparison, engine with each of the 1296 secrets a separate game (no tree sharing, "
-        f"no memo): {engine_alone:.2f} s, {engine_alone / space.size * 1e3:.2f} ms/game; "
+        f"for comparison, engine with each of the {space.size} secrets a separate game (no tree "
+        f"sharing, no memo): {engine_alone:.2f} s, {engine_alone / space.size * 1e3:.2f} ms/game; "
         f"baseline/engine per game {baseline_all / engine_alone:,.0f}x; "
         f"total {sum(len(g) for g in alone)}"
     )
@@ -683,6 +688,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         f"{os.cpu_count()} CPUs, load average {load}, {'quick' if quick else 'default'} run, "
         f"seed {args.seed}"
     )
+    if os.getloadavg()[0] >= 0.5:
+        print(
+            "note: other processes are using the CPU (load average above); wall-clock figures "
+            "may be inflated, so compare medians with mins and rerun on a quiet machine"
+        )
     figures, sweep_median, sweep = sweep_4x6(10 if quick else 20)
     figures += baseline_section(
         args.baseline_secrets or (4 if quick else 12),
