@@ -441,3 +441,54 @@ async def test_auto_sharded_bot(fake_discord: FakeDiscord) -> None:
         await fake_discord.drop_gateway()
         again = await fake_discord.slash("games", "owner", "ping")
         await again.response()
+
+
+async def test_direct_messages(fake_discord: FakeDiscord, sample: SampleBot) -> None:
+    """A slash command in the bot's DM channel, and the bot opening a DM to a user."""
+
+    async def dm_back(interaction: discord.Interaction) -> None:
+        await interaction.response.send_message("sent you a DM", ephemeral=True)
+        await interaction.user.send("hello in private")
+
+    sample.script = dm_back
+    handle = await fake_discord.slash("games", "bob", "sample", "script")
+    await handle.response()
+    dm = fake_discord.dm_channel("bob")
+    await fake_discord.wait_for(lambda: bool(fake_discord.messages(dm)), what="the DM")
+    assert [m.content for m in fake_discord.messages(dm)] == ["hello in private"]
+
+    sample.script = None
+    in_dm = await fake_discord.slash(dm, "bob", "sample", "script")
+    reply = await in_dm.response()
+    assert (reply.channel, reply.content) == (dm, "no script")
+    assert "guild_id" not in in_dm.payload and in_dm.payload["user"]["username"] == "bob"
+
+
+async def test_interaction_sent_during_a_drop_is_replayed_on_resume(
+    fake_discord: FakeDiscord, sample: SampleBot
+) -> None:
+    """Events dispatched while the bot is disconnected arrive after its RESUME."""
+    await fake_discord.drop_gateway(wait_resumed=False)
+    play = await fake_discord.slash("general", "carol", "sample", "play")
+    await play.response()
+    assert fake_discord.resume_count == 1
+
+
+async def test_concurrent_interactions_each_get_a_latency(
+    fake_discord: FakeDiscord, sample: SampleBot
+) -> None:
+    """Many users at once: every interaction answered, one latency each (the benchmark's view)."""
+    users = ["alice", "bob", "carol", "dave", "mod", "owner"]
+    handles = await asyncio.gather(
+        *(
+            fake_discord.slash("general", user, "sample", "play", options={"pegs": 2 + i % 7})
+            for i, user in enumerate(users * 5)
+        )
+    )
+    replies = await asyncio.gather(*(h.response() for h in handles))
+    assert len({r.id for r in replies}) == 30
+    clicks = await asyncio.gather(*(fake_discord.click(r, "Count 0") for r in replies))
+    await asyncio.gather(*(c.response() for c in clicks))
+    assert all(r.content == "Count: 1" for r in replies)
+    latencies = fake_discord.latencies()
+    assert len(latencies) == 60 and max(latencies) < 3.0

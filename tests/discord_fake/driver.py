@@ -347,7 +347,7 @@ class FakeDiscord(FakeDiscordServer):
         }
         message = opener.message
         modal.submitted = True
-        handle = await self._send_interaction(
+        return await self._send_interaction(
             5,
             who,
             opener.channel,
@@ -355,8 +355,6 @@ class FakeDiscord(FakeDiscordServer):
             message=message,
             description=f"submit of modal {modal.custom_id!r} by {who.name}",
         )
-        handle.opened_from_message = message
-        return handle
 
     # gateway control -------------------------------------------------------------------------
 
@@ -433,7 +431,7 @@ class FakeDiscord(FakeDiscordServer):
 
     async def _barrier(self, session: Session) -> None:
         """Every REST answer written, then one heartbeat round trip through the bot's loop."""
-        await self.wait_for(lambda: self._inflight == 0, 10.0, "the bot's requests to finish")
+        await self.requests_written()
         await self.gateway_round_trip(session)
 
     def _interaction_payload(
@@ -520,6 +518,7 @@ class FakeDiscord(FakeDiscordServer):
             dispatched_at=self.now(),
             dispatched_perf=time.perf_counter(),
             message=message if kind == 3 else None,
+            opened_from_message=message if kind == 5 else None,
         )
         self.interactions.append(handle)
         self._by_token[token] = handle

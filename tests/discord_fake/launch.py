@@ -1,11 +1,12 @@
 """Run a bot module as `python -m <module>` would, but against the fake Discord.
 
-    python -m tests.discord_fake.launch <rest_base> <gateway_url> [module]
+    python -m tests.discord_fake.launch <rest_base> <gateway_url> [module [args...]]
     FAKE_DISCORD_REST=... FAKE_DISCORD_GATEWAY=... python -m tests.discord_fake.launch [module]
 
-`module` defaults to `bot`. FAKE_DISCORD_GUILD_READY_TIMEOUT (seconds, default 0.1) shortens
-discord.py's wait between the last GUILD_CREATE and on_ready. The bot's code is not touched:
-only discord.py's class attributes are patched before the module runs (see patching.py).
+`module` defaults to `bot`; further arguments become the module's sys.argv[1:].
+FAKE_DISCORD_GUILD_READY_TIMEOUT (seconds, default 0.1) shortens discord.py's wait between the
+last GUILD_CREATE and on_ready. The bot's code is not touched: only discord.py's class
+attributes are patched before the module runs (see patching.py).
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ import sys
 
 from tests.discord_fake.patching import apply_patches
 
-USAGE = "usage: python -m tests.discord_fake.launch [<rest_base> <gateway_url>] [module]"
+USAGE = "usage: python -m tests.discord_fake.launch [<rest_base> <gateway_url>] [module [args]]"
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -27,13 +28,13 @@ def main(argv: list[str] | None = None) -> None:
     else:
         rest = os.environ.get("FAKE_DISCORD_REST", "")
         gateway = os.environ.get("FAKE_DISCORD_GATEWAY", "")
-    if not rest or not gateway or len(args) > 1:
+    if not rest or not gateway:
         print(USAGE, file=sys.stderr)
         raise SystemExit(2)
-    module = args[0] if args else "bot"
+    module, module_args = (args[0], args[1:]) if args else ("bot", [])
     timeout = float(os.environ.get("FAKE_DISCORD_GUILD_READY_TIMEOUT", "0.1"))
     apply_patches(rest, gateway, guild_ready_timeout=timeout)
-    sys.argv = [module]
+    sys.argv = [module, *module_args]
     runpy.run_module(module, run_name="__main__", alter_sys=True)
 
 

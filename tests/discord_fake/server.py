@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import itertools
 import json
 import re
 import secrets
@@ -150,6 +151,7 @@ class Session:
     buffer: deque[dict[str, Any]] = field(default_factory=lambda: deque(maxlen=20000))
     connection: Connection | None = None
     invalidated: bool = False
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
 
     def owns_guild(self, guild_id: int) -> bool:
         """Discord routes a guild's events to shard (guild_id >> 22) % shard_count."""
@@ -205,7 +207,8 @@ class FakeDiscordServer:
         self._connections: set[Connection] = set()
         self._command_ids: dict[tuple[int | None, int, str], int] = {}
         self._time_offset = 0.0
-        self._inflight = 0
+        self._inflight: set[int] = set()
+        self._request_numbers = itertools.count(1)
         self._timers: list[asyncio.TimerHandle] = []
         self._waiter = Waiter()
         self._runner: web.AppRunner | None = None
@@ -440,15 +443,23 @@ class FakeDiscordServer:
         return json_response({"message": "404: Not Found", "code": 0}, 404)
 
     async def _rest(self, request: web.Request) -> web.StreamResponse:
-        self._inflight += 1
+        number = next(self._request_numbers)
+        self._inflight.add(number)
         try:
             response = await self._serve(request)
             await response.prepare(request)
             await response.write_eof()
             return response
         finally:
-            self._inflight -= 1
+            self._inflight.discard(number)
             self.changed()
+
+    async def requests_written(self, timeout: float = 10.0) -> None:
+        """Wait until every REST request in flight now has its answer fully written."""
+        pending = set(self._inflight)
+        await self.wait_for(
+            lambda: not pending & self._inflight, timeout, "the bot's requests to be answered"
+        )
 
     async def _parse(self, request: web.Request, path: str) -> Request:
         arrived_perf = time.perf_counter()
@@ -1089,6 +1100,11 @@ class FakeDiscordServer:
         return max(candidates, key=lambda s: s.identify_number, default=None)
 
     async def _dispatch(self, session: Session, event: str, data: dict[str, Any]) -> None:
+        """Send a DISPATCH (op 0); sequence numbers go out in order, buffered for RESUME."""
+        async with session.lock:
+            await self._dispatch_locked(session, event, data)
+
+    async def _dispatch_locked(self, session: Session, event: str, data: dict[str, Any]) -> None:
         session.seq += 1
         payload = {"op": 0, "t": event, "s": session.seq, "d": data}
         session.buffer.append(payload)
@@ -1187,14 +1203,15 @@ class FakeDiscordServer:
             old.closed_by_fake = True
             with contextlib.suppress(Exception):
                 await old.ws.close(code=4000)
-        session.connection = conn
-        conn.session = session
-        last = int(data.get("seq") or 0)
-        for payload in list(session.buffer):
-            if payload["s"] > last:
-                await conn.send(payload)
-        self.resume_count += 1
-        await self._dispatch(session, "RESUMED", {})
+        async with session.lock:
+            session.connection = conn
+            conn.session = session
+            last = int(data.get("seq") or 0)
+            for payload in list(session.buffer):
+                if payload["s"] > last:
+                    await conn.send(payload)
+            self.resume_count += 1
+            await self._dispatch_locked(session, "RESUMED", {})
         self.changed()
 
     async def _request_members(self, conn: Connection, data: dict[str, Any]) -> None:
