@@ -7,6 +7,7 @@ whatever a test sets, which is how the rule tests make discord.py break Discord'
 from __future__ import annotations
 
 import asyncio
+import io
 from collections.abc import AsyncIterator
 from typing import Any
 
@@ -492,3 +493,55 @@ async def test_concurrent_interactions_each_get_a_latency(
     assert all(r.content == "Count: 1" for r in replies)
     latencies = fake_discord.latencies()
     assert len(latencies) == 60 and max(latencies) < 3.0
+
+
+async def test_attachments_survive_edits_that_do_not_mention_them(
+    fake_discord: FakeDiscord, sample: SampleBot
+) -> None:
+    """Multipart uploads; an edit without `attachments` keeps them, `attachments=[]` drops them."""
+    done = asyncio.Event()
+
+    async def upload(interaction: discord.Interaction) -> None:
+        board = discord.File(io.BytesIO(b"RGBY"), filename="board.txt")
+        await interaction.response.send_message("your board", file=board)
+        await interaction.edit_original_response(content="your board, edited")
+        done.set()
+
+    sample.script = upload
+    handle = await fake_discord.slash("general", "alice", "sample", "script")
+    reply = await handle.response()
+    await fake_discord.wait_for(done.is_set, what="the edit")
+    assert reply.content == "your board, edited"
+    assert [(a["filename"], a["size"]) for a in reply.attachments] == [("board.txt", 4)]
+
+    async def strip(interaction: discord.Interaction) -> None:
+        await interaction.response.send_message("stripping")
+        message = await interaction.channel.fetch_message(reply.id)  # type: ignore[union-attr]
+        await message.edit(attachments=[])
+
+    sample.script = strip
+    again = await fake_discord.slash("general", "alice", "sample", "script")
+    await again.response()
+    await fake_discord.wait_for(lambda: not reply.attachments, what="attachments removed")
+    assert reply.content == "your board, edited"
+
+
+async def test_permissions_reach_the_bot(fake_discord: FakeDiscord, sample: SampleBot) -> None:
+    """`member.permissions` per user (the mod has Manage Messages) and `app_permissions`."""
+
+    async def report(interaction: discord.Interaction) -> None:
+        mine = interaction.permissions
+        app = interaction.app_permissions
+        await interaction.response.send_message(
+            f"manage={mine.manage_messages} send={mine.send_messages} "
+            f"app_send={app.send_messages} app_embed={app.embed_links}"
+        )
+
+    sample.script = report
+    seen: dict[str, str] = {}
+    for user in ("alice", "mod", "owner"):
+        handle = await fake_discord.slash("general", user, "sample", "script")
+        seen[user] = (await handle.response()).content
+    assert seen["alice"] == "manage=False send=True app_send=True app_embed=True"
+    assert seen["mod"] == "manage=True send=True app_send=True app_embed=True"
+    assert seen["owner"] == seen["mod"]

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 from pathlib import Path
 
-from tests.discord_fake import FakeDiscord
+from tests.discord_fake import BotProcess, FakeDiscord
 
 pytest_plugins = ["tests.discord_fake.fixtures"]
 
@@ -43,7 +44,22 @@ async def test_sample_bot_as_subprocess_survives_a_crash(fake_discord: FakeDisco
 
     first.kill()
     assert await first.wait() == -9
-    second = await fake_discord.spawn_bot("tests.sample_bot")
+    # The successor gets the URLs from the environment instead of the command line.
+    env = {
+        **os.environ,
+        "DISCORD_TOKEN": fake_discord.token,
+        "FAKE_DISCORD_REST": fake_discord.rest_base,
+        "FAKE_DISCORD_GATEWAY": fake_discord.gateway_url,
+        "PYTHONPATH": str(ROOT),
+    }
+    second = await BotProcess.start(
+        fake_discord,
+        [sys.executable, "-m", "tests.discord_fake.launch", "tests.sample_bot"],
+        env=env,
+        cwd=ROOT,
+        since_identify=fake_discord.identify_count,
+    )
+    fake_discord.processes.append(second)  # stopped with the fake if the test fails
     await second.wait_ready(commands=True)
     assert fake_discord.identify_count == 2
     click = await fake_discord.click(reply, "Count 1", user="carol")

@@ -176,7 +176,8 @@ class FakeDiscord(FakeDiscordServer):
             PYTHONPATH=os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")])),
         )
         full_env.update(env or {})
-        command = [sys.executable, "-m", "tests.discord_fake.launch", module, *args]
+        launcher = [sys.executable, "-m", "tests.discord_fake.launch"]
+        command = [*launcher, self.rest_base, self.gateway_url, module, *args]
         process = await BotProcess.start(
             self, command, env=full_env, cwd=ROOT, since_identify=self.identify_count
         )
