@@ -1,0 +1,1 @@
+"""Discord presentation: text, embeds and components. No game rules live here."""

@@ -1,0 +1,66 @@
+"""Test-side peeks: read the database file directly, and parse what the bot shows."""
+
+from __future__ import annotations
+
+import json
+import re
+import sqlite3
+from pathlib import Path
+
+from bot.engine.codes import CodeSpace
+from tests.discord_fake import FakeDiscord, FakeMessage
+
+
+def query(db_path: Path, sql: str, *args: object) -> list[tuple]:
+    with sqlite3.connect(db_path) as connection:
+        return connection.execute(sql, args).fetchall()
+
+
+def active_game(db_path: Path) -> tuple[int, list[int] | None]:
+    """(id, secret) of the newest active game; the test peeks like a cheating player would."""
+    game_id, secret = query(
+        db_path, "SELECT id, secret FROM games WHERE status = 'active' ORDER BY id DESC LIMIT 1"
+    )[0]
+    return game_id, json.loads(secret) if secret else None
+
+
+def secret_text(db_path: Path) -> str:
+    """The active play game's secret as digits, e.g. '1234'."""
+    _, secret = active_game(db_path)
+    assert secret is not None
+    return "".join(str(c + 1) for c in secret)
+
+
+def move_count(db_path: Path) -> int:
+    return query(db_path, "SELECT count(*) FROM moves")[0][0]
+
+
+def guesses(db_path: Path, game_id: int) -> list[tuple[int, str]]:
+    return query(
+        db_path,
+        "SELECT player_id, code FROM moves WHERE game_id = ? AND kind = 'guess' ORDER BY move_no",
+        game_id,
+    )
+
+
+GUESS_ON_BOARD = re.compile(r"\*\*Guess (\d+):\*\* .*?`(\d+)`")
+
+
+def bot_guess(board: FakeMessage) -> tuple[int, str]:
+    """The solve board's current guess: (number, digits)."""
+    match = GUESS_ON_BOARD.search(board.text)
+    assert match, board.text
+    return int(match[1]), match[2]
+
+
+def answer_label(space: CodeSpace, guess: str, secret: str) -> str:
+    """The button a truthful player presses."""
+    from bot.engine.scoring import score
+    from bot.ui.text import answer_label as label
+
+    return label(*score(space.parse(guess), space.parse(secret)))
+
+
+async def board_shows(fake: FakeDiscord, board: FakeMessage, fragment: str) -> None:
+    """Wait until a board (edited in place) shows `fragment`."""
+    await fake.wait_for(lambda: fragment in board.text, what=f"board shows {fragment!r}")
