@@ -154,7 +154,7 @@ def _guess_line(game: PlayGame, outcome: rules.GuessOutcome, player_id: int) -> 
         secret = text.code_line(space, outcome.secret) if outcome.secret else "hidden"
         return f"{line}\n💥 **Out of guesses!** The secret was {secret}."
     left = outcome.guesses_left
-    return f"{line} · {left} guess{'es' if left != 1 else ''} left"
+    return f"{line} · {text.guesses(left)} left"
 
 
 async def _knuth_note(bot: MastermindBot, game: PlayGame, outcome: rules.GuessOutcome) -> str:
@@ -167,7 +167,7 @@ async def _knuth_note(bot: MastermindBot, game: PlayGame, outcome: rules.GuessOu
     )
     if needed is None:
         return ""
-    return f"\n🧠 Knuth's algorithm would have needed {needed} guess{'es' if needed != 1 else ''}."
+    return f"\n🧠 Knuth's algorithm would have needed {text.guesses(needed)}."
 
 
 async def _apply_guess(
@@ -414,7 +414,9 @@ async def answer_guess(
 async def _show_solve(
     interaction: Interaction, game: SolveGame, remaining: int | None, note: str | None
 ) -> None:
-    content = f"🎯 Solved in {len(game.guesses)} guesses!" if game.status is Status.SOLVED else None
+    content = (
+        f"🎯 Solved in {text.guesses(len(game.guesses))}!" if game.status is Status.SOLVED else None
+    )
     embed = embeds.solve_board(game, remaining, note)
     view = components.solve_view(game)
     if interaction.response.is_done():

@@ -73,12 +73,12 @@ def play_board(game: PlayGame, secret: Code | None = None) -> discord.Embed:
 def _play_result(game: PlayGame) -> str:
     used = sum(1 for m in game.moves if m.kind is MoveKind.GUESS)
     if game.status is Status.WON:
-        return f"🎉 Cracked by {mention(game.winner_id)} in {used} guesses."
+        return f"🎉 Cracked by {mention(game.winner_id)} in {text.guesses(used)}."
     if game.status is Status.LOST:
         return f"💥 Out of guesses after {used}. The code stays unbroken."
     if game.ended_by is None:
         return "⌛ Timed out: nobody played for too long."
-    return f"🏳️ Given up by {mention(game.ended_by)} after {used} guesses."
+    return f"🏳️ Given up by {mention(game.ended_by)} after {text.guesses(used)}."
 
 
 def solve_board(game: SolveGame, remaining: int | None, note: str | None = None) -> discord.Embed:
@@ -100,7 +100,7 @@ def solve_board(game: SolveGame, remaining: int | None, note: str | None = None)
     lines = list(rows)
     current = game.current_guess
     if game.status is Status.SOLVED:
-        lines.append(f"\n🎯 **Solved in {len(game.guesses)} guesses!**")
+        lines.append(f"\n🎯 **Solved in {text.guesses(len(game.guesses))}!**")
     elif game.status is Status.ABANDONED:
         lines.append("\n🏳️ Given up. Thanks for playing!")
     elif game.is_stuck:
@@ -144,7 +144,7 @@ def stats(user_id: int, record: PlayerStats) -> discord.Embed:
     embed.add_field(name="Games", value=str(record.played))
     embed.add_field(name="Won", value=f"{record.won} ({record.win_rate:.0%})")
     embed.add_field(name="Guesses made", value=str(record.guesses))
-    embed.add_field(name="Best win", value=f"{record.best} guesses" if record.best else "—")
+    embed.add_field(name="Best win", value=text.guesses(record.best) if record.best else "—")
     return embed
 
 

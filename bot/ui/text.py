@@ -12,6 +12,11 @@ NO_PEG = "▫️"
 BAR = "█"
 
 
+def guesses(count: int) -> str:
+    """'1 guess', '5 guesses'."""
+    return f"{count} guess" if count == 1 else f"{count} guesses"
+
+
 def pegs(black: int, white: int) -> str:
     """The answer drawn as pegs, e.g. ⚫⚫⚪; no pegs at all is a single hollow square."""
     return BLACK_PEG * black + WHITE_PEG * white or NO_PEG

@@ -64,3 +64,27 @@ def answer_label(space: CodeSpace, guess: str, secret: str) -> str:
 async def board_shows(fake: FakeDiscord, board: FakeMessage, fragment: str) -> None:
     """Wait until a board (edited in place) shows `fragment`."""
     await fake.wait_for(lambda: fragment in board.text, what=f"board shows {fragment!r}")
+
+
+async def press(fake: FakeDiscord, board: FakeMessage, target: str, user: str) -> FakeMessage:
+    """Click a board component and wait until the bot has dealt with it: the board edited in
+    place (returned), or a reply of its own (an ephemeral error, returned instead)."""
+    edits = board.edits
+    handle = await fake.click(board, target, user=user)
+    kind = await handle.answer()
+    if kind in (6, 7):  # deferred or immediate update of the board itself
+        await fake.wait_for(lambda: board.edits > edits, what=f"board edited after {target!r}")
+        return board
+    return await handle.settled()
+
+
+async def choose(
+    fake: FakeDiscord, board: FakeMessage, select: str, value: str, user: str
+) -> FakeMessage:
+    """Like `press`, for a select."""
+    edits = board.edits
+    handle = await fake.select(board, select, [value], user=user)
+    if await handle.answer() in (6, 7):
+        await fake.wait_for(lambda: board.edits > edits, what=f"board edited after {value!r}")
+        return board
+    return await handle.settled()
