@@ -11,6 +11,9 @@ from __future__ import annotations
 import asyncio
 import logging
 import multiprocessing
+import os
+import threading
+import time
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -21,6 +24,25 @@ from bot.engine import jobs
 log = logging.getLogger(__name__)
 
 T = TypeVar("T")
+
+
+PARENT_CHECK_SECONDS = 0.5
+
+
+def _exit_with_parent(parent_pid: int) -> None:
+    """Worker initializer: leave as soon as the bot process is gone.
+
+    If the bot is killed (SIGKILL, the OOM killer), nothing tells its workers; they would wait
+    on their queue forever, holding memory and the bot's stdout. A daemon thread notices the
+    re-parenting within half a second and ends the worker.
+    """
+
+    def watch() -> None:
+        while os.getppid() == parent_pid:
+            time.sleep(PARENT_CHECK_SECONDS)
+        os._exit(0)
+
+    threading.Thread(target=watch, name="exit-with-parent", daemon=True).start()
 
 
 class SolverUnavailable(RuntimeError):
@@ -37,7 +59,10 @@ class SolverPool:
 
     def _new_executor(self) -> ProcessPoolExecutor:
         return ProcessPoolExecutor(
-            max_workers=self.workers, mp_context=multiprocessing.get_context("spawn")
+            max_workers=self.workers,
+            mp_context=multiprocessing.get_context("spawn"),
+            initializer=_exit_with_parent,
+            initargs=(os.getpid(),),
         )
 
     async def run(self, function: Callable[..., T], *args: Any) -> T:
