@@ -545,3 +545,29 @@ async def test_permissions_reach_the_bot(fake_discord: FakeDiscord, sample: Samp
     assert seen["alice"] == "manage=False send=True app_send=True app_embed=True"
     assert seen["mod"] == "manage=True send=True app_send=True app_embed=True"
     assert seen["owner"] == seen["mod"]
+
+
+class UnsyncedClient(discord.Client):
+    """A plain Client with a command tree it never syncs (as a bot run with sync disabled)."""
+
+    def __init__(self) -> None:
+        super().__init__(intents=discord.Intents.none())
+        self.tree = discord.app_commands.CommandTree(self)
+
+        @self.tree.command(description="Echo")
+        async def echo(interaction: discord.Interaction, text: str, times: int) -> None:
+            await interaction.response.send_message(" ".join([text] * times))
+
+
+async def test_commands_that_were_never_synced_infer_option_types(
+    fake_discord: FakeDiscord,
+) -> None:
+    """With nothing synced the driver infers option types; no intents means no message events."""
+    async with fake_discord.run_in_process(UnsyncedClient()):
+        assert fake_discord.command_syncs == []
+        echo = await fake_discord.slash(
+            "general", "alice", "echo", options={"text": "hi", "times": 3}
+        )
+        assert (await echo.response()).content == "hi hi hi"
+        options = echo.payload["data"]["options"]
+        assert [(o["name"], o["type"]) for o in options] == [("text", 3), ("times", 4)]

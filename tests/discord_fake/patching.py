@@ -7,9 +7,11 @@ Four patches, all undone on exit:
   without asking `/gateway/bot`, except AutoShardedClient, which the fake also answers);
 - `ConnectionState.__init__` lowers `guild_ready_timeout` (2 s by default: on_ready would come
   2 s after the last GUILD_CREATE) unless the client passed one itself;
-- `Client.dispatch` reports the `ready` event to the fake (`POST /__fake__/ready`), so tests can
-  wait for readiness instead of sleeping. This is instrumentation, not behaviour: the bot's own
-  `on_ready` still runs as usual.
+- `ConnectionState.call_handlers` reports the `ready` event to the fake (`POST /__fake__/ready`,
+  made right before discord.py dispatches `on_ready`), so tests wait for readiness instead of
+  sleeping. This is instrumentation, not behaviour: the bot's own `on_ready` runs as usual.
+  (Patching `Client.dispatch` would miss clients built before the patch: their state keeps the
+  bound method.)
 """
 
 from __future__ import annotations
@@ -43,34 +45,33 @@ def apply_patches(
     route_cls = discord.http.Route
     ws_cls = discord.gateway.DiscordWebSocket
     state_cls = discord.state.ConnectionState
-    client_cls = discord.Client
     old_base = route_cls.BASE
     old_gateway = ws_cls.DEFAULT_GATEWAY
     old_init = state_cls.__init__
-    old_dispatch = client_cls.dispatch
+    old_call_handlers = state_cls.call_handlers
 
     def state_init(self: Any, *args: Any, **options: Any) -> None:
         old_init(self, *args, **options)
         if "guild_ready_timeout" not in options:
             self.guild_ready_timeout = guild_ready_timeout
 
-    def dispatch(self: discord.Client, event: str, /, *args: Any, **kwargs: Any) -> None:
-        if event == "ready":
-            task = asyncio.get_running_loop().create_task(_report_ready(self))
+    def call_handlers(self: Any, key: str, *args: Any, **kwargs: Any) -> None:
+        old_call_handlers(self, key, *args, **kwargs)
+        if key == "ready":
+            task = asyncio.get_running_loop().create_task(_report_ready(self._get_client()))
             _TASKS.add(task)
             task.add_done_callback(_TASKS.discard)
-        old_dispatch(self, event, *args, **kwargs)
 
     route_cls.BASE = rest_base  # type: ignore[misc]
     ws_cls.DEFAULT_GATEWAY = yarl.URL(gateway_url)
     state_cls.__init__ = state_init  # type: ignore[method-assign]
-    client_cls.dispatch = dispatch  # type: ignore[method-assign]
+    state_cls.call_handlers = call_handlers  # type: ignore[method-assign]
 
     def undo() -> None:
         route_cls.BASE = old_base  # type: ignore[misc]
         ws_cls.DEFAULT_GATEWAY = old_gateway
         state_cls.__init__ = old_init  # type: ignore[method-assign]
-        client_cls.dispatch = old_dispatch  # type: ignore[method-assign]
+        state_cls.call_handlers = old_call_handlers  # type: ignore[method-assign]
 
     return undo
 

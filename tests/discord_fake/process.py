@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import os
 import signal
+import tempfile
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from types import TracebackType
@@ -22,14 +24,16 @@ class BotProcess:
         fake: FakeDiscord,
         process: asyncio.subprocess.Process,
         command: Sequence[str],
+        log_path: Path,
         since_identify: int = 0,
     ) -> None:
         self.fake = fake
         self.since_identify = since_identify
         self.process = process
         self.command = list(command)
-        self.output_lines: list[str] = []
-        self._reader = asyncio.create_task(self._read_output(), name=f"bot-output-{self.pid}")
+        self.log_path = log_path
+        self._final_output: list[str] | None = None
+        self._exit = asyncio.create_task(self._watch_exit(), name=f"bot-exit-{self.pid}")
 
     @classmethod
     async def start(
@@ -41,22 +45,24 @@ class BotProcess:
         cwd: Path,
         since_identify: int = 0,
     ) -> BotProcess:
-        """Start the command with stdout and stderr captured together."""
-        process = await asyncio.create_subprocess_exec(
-            *command,
-            env=dict(env),
-            cwd=str(cwd),
-            stdin=asyncio.subprocess.DEVNULL,
-            stdout=asyncio.subprocess.PIPE,
-            stderr=asyncio.subprocess.STDOUT,
-        )
-        return cls(fake, process, command, since_identify)
+        """Start the command with stdout and stderr going to one log file.
 
-    async def _read_output(self) -> None:
-        stream = self.process.stdout
-        assert stream is not None
-        while line := await stream.readline():
-            self.output_lines.append(line.decode(errors="replace").rstrip())
+        A file, not a pipe: children of the bot (worker pools) inherit the descriptor, and on
+        Python 3.11 asyncio's `Process.wait()` waits for the pipes to close as well.
+        """
+        with tempfile.NamedTemporaryFile(prefix="bot-", suffix=".log", delete=False) as log:
+            process = await asyncio.create_subprocess_exec(
+                *command,
+                env=dict(env),
+                cwd=str(cwd),
+                stdin=asyncio.subprocess.DEVNULL,
+                stdout=log,
+                stderr=asyncio.subprocess.STDOUT,
+                start_new_session=True,  # its own process group, so cleanup reaches children
+            )
+        return cls(fake, process, command, Path(log.name), since_identify)
+
+    async def _watch_exit(self) -> None:
         await self.process.wait()
         self.fake.changed()
 
@@ -69,6 +75,16 @@ class BotProcess:
     def returncode(self) -> int | None:
         """The exit code (negative: killed by that signal), or None while running."""
         return self.process.returncode
+
+    @property
+    def output_lines(self) -> list[str]:
+        """Everything the bot printed (stdout and stderr) so far, line by line."""
+        if self._final_output is not None:
+            return self._final_output
+        try:
+            return self.log_path.read_text(errors="replace").splitlines()
+        except FileNotFoundError:
+            return []
 
     @property
     def output(self) -> str:
@@ -109,20 +125,34 @@ class BotProcess:
         self.send_signal(signal.SIGINT)
 
     async def wait(self, timeout: float = 10.0) -> int:
-        """Wait for the process to exit and its output to be read; returns the exit code."""
-        await asyncio.wait_for(asyncio.shield(self._reader), timeout)
+        """Wait for the process to exit; returns the exit code (-9 after `kill()`)."""
+        await asyncio.wait_for(asyncio.shield(self._exit), timeout)
         assert self.returncode is not None
         return self.returncode
 
+    def kill_group(self) -> None:
+        """SIGKILL the bot's whole process group: anything it started that still runs."""
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.killpg(self.pid, signal.SIGKILL)
+
     async def stop(self, timeout: float = 5.0) -> int:
-        """Terminate, then kill if it has not exited within `timeout`; returns the exit code."""
-        if self.returncode is None:
-            self.terminate()
-            try:
-                return await self.wait(timeout)
-            except TimeoutError:
-                self.kill()
-        return await self.wait(timeout)
+        """Terminate, kill after `timeout`, then kill leftovers in its process group.
+
+        The output stays readable; its log file is removed.
+        """
+        try:
+            if self.returncode is None:
+                self.terminate()
+                try:
+                    await self.wait(timeout)
+                except TimeoutError:
+                    self.kill()
+            return await self.wait(timeout)
+        finally:
+            self.kill_group()
+            if self._final_output is None:
+                self._final_output = self.output_lines
+                self.log_path.unlink(missing_ok=True)
 
     async def __aenter__(self) -> Self:
         return self

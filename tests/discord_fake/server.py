@@ -231,9 +231,7 @@ class FakeDiscordServer:
         await self._runner.setup()
         self._site = web.TCPSite(self._runner, "127.0.0.1", 0)
         await self._site.start()
-        server = self._site._server
-        assert server is not None
-        self.port = server.sockets[0].getsockname()[1]  # type: ignore[union-attr]
+        self.port = self._runner.addresses[0][1]
 
     async def stop(self) -> None:
         """Close every gateway connection and the listener; pending deadlines are checked."""
@@ -774,6 +772,8 @@ class FakeDiscordServer:
                 "callback-type", f"{handle.description} has no message to update (type {kind})", req
             )
             raise HttpError(400, INVALID_FORM_BODY, "Invalid interaction response type")
+        if kind == 7 and target is not None and target.deleted:
+            raise HttpError(404, UNKNOWN_MESSAGE, "Unknown Message")
         if kind == 4:
             problems = rules.check_message(data)
         elif kind == 7:
@@ -805,8 +805,6 @@ class FakeDiscordServer:
             handle.original = target
         elif kind == 7:
             assert target is not None
-            if target.deleted:
-                raise HttpError(404, UNKNOWN_MESSAGE, "Unknown Message")
             self._apply_edit(target, data, req.files)
             handle.original = target
         elif kind == 8:
