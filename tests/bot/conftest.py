@@ -11,8 +11,6 @@ from bot.app import MastermindBot
 from bot.config import Settings
 from tests.discord_fake import FakeDiscord
 
-pytest_plugins = ["tests.discord_fake.fixtures"]
-
 
 @pytest.fixture
 def db_path(tmp_path: Path) -> Path:
