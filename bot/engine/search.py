@@ -21,6 +21,7 @@ import math
 import time
 from collections import OrderedDict
 from dataclasses import dataclass
+from functools import cached_property
 
 import numpy as np
 
@@ -39,6 +40,10 @@ CHUNK_ELEMENTS = 1 << 21
 
 EARLY_EXIT_CANDIDATES = 64
 """Up to this many candidates, candidates are scored first in the hope of an early exit."""
+
+CANONICAL_CACHE_BYTES = 32 << 20
+"""Canonical guess sets kept per context. A worker lives for many games and on 6 pegs x 10
+colours one set is up to 4 MB, so the cache is bounded by bytes, not by entries."""
 
 
 class TooLarge(ValueError):
@@ -79,6 +84,7 @@ class SearchContext:
         self.win = encode(space.pegs, space.pegs, 0)
         self.answers_without_win = len(space.answers()) - 1
         self._canonical: OrderedDict[int, np.ndarray] = OrderedDict()
+        self._canonical_bytes = 0
 
     @property
     def exact(self) -> bool:
@@ -95,6 +101,8 @@ class SearchContext:
             return cached
         codes = self.space.codes
         free = [c for c in range(self.space.colours) if not used_colours >> c & 1]
+        if len(free) <= 1:  # nothing to permute: every code is its own class
+            return self._every_code
         keep = np.ones(self.space.size, dtype=bool)
         absent = self.space.pegs
         previous = None
@@ -104,11 +112,16 @@ class SearchContext:
             if previous is not None:
                 keep &= (first == absent) | (previous < first)
             previous = first
-        result = np.flatnonzero(keep)
+        result = np.flatnonzero(keep).astype(np.int32)
         self._canonical[used_colours] = result
-        if len(self._canonical) > 64:
-            self._canonical.popitem(last=False)
+        self._canonical_bytes += result.nbytes
+        while self._canonical_bytes > CANONICAL_CACHE_BYTES and len(self._canonical) > 1:
+            self._canonical_bytes -= self._canonical.popitem(last=False)[1].nbytes
         return result
+
+    @cached_property
+    def _every_code(self) -> np.ndarray:
+        return np.arange(self.space.size, dtype=np.int32)
 
     def best_guess(
         self,
