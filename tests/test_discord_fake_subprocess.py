@@ -28,7 +28,7 @@ async def test_sample_bot_as_subprocess_survives_a_crash(fake_discord: FakeDisco
     click = await fake_discord.click(reply, "Count 0", user="bob")
     await click.response()
     assert reply.content == "Count: 1"
-    pick = await fake_discord.select(reply, "sample:colour", ["blue"], user="bob")
+    pick = await fake_discord.select(reply, "Pick a colour", ["blue"], user="bob")
     await pick.response()
     assert reply.content == "You picked blue"
 

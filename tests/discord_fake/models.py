@@ -132,12 +132,12 @@ class FakeMessage:
         return "\n".join(p for p in parts if p)
 
     def component(self, target: str) -> dict[str, Any]:
-        """The button or select whose custom_id or label is `target`."""
+        """The button or select whose custom_id, label or placeholder is `target`."""
         interactive = [*self.buttons, *self.selects]
         for component in interactive:
             if component.get("custom_id") == target:
                 return component
-        matches = [c for c in interactive if c.get("label") == target]
+        matches = [c for c in interactive if target in (c.get("label"), c.get("placeholder"))]
         if len(matches) == 1:
             return matches[0]
         known = [c.get("label") or c.get("custom_id") for c in interactive]

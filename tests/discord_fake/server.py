@@ -129,7 +129,11 @@ class Connection:
     transport: asyncio.BaseTransport | None = None
     session: Session | None = None
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
-    ping_waiters: list[asyncio.Future[None]] = field(default_factory=list)
+    #: Heartbeats the bot answered to the fake's op 1 requests, and the waiters on them:
+    #: (number of the heartbeat that answers, future).
+    heartbeats: int = 0
+    last_ping: int = 0
+    ping_waiters: list[tuple[int, asyncio.Future[None]]] = field(default_factory=list)
     closed_by_fake: bool = False
 
     async def send(self, data: dict[str, Any]) -> None:
@@ -1127,7 +1131,7 @@ class FakeDiscordServer:
             self._connections.discard(conn)
             if conn.session is not None and conn.session.connection is conn:
                 conn.session.connection = None
-            for waiter in conn.ping_waiters:
+            for _, waiter in conn.ping_waiters:
                 if not waiter.done():
                     waiter.set_exception(ConnectionError("the gateway connection closed"))
             self.changed()
@@ -1136,10 +1140,11 @@ class FakeDiscordServer:
     async def _gateway_op(self, conn: Connection, msg: dict[str, Any]) -> None:
         op, data = msg.get("op"), msg.get("d")
         if op == 1:
-            for waiter in conn.ping_waiters:
-                if not waiter.done():
+            conn.heartbeats += 1
+            for number, waiter in conn.ping_waiters:
+                if number <= conn.heartbeats and not waiter.done():
                     waiter.set_result(None)
-            conn.ping_waiters.clear()
+            conn.ping_waiters = [(n, w) for n, w in conn.ping_waiters if not w.done()]
             await conn.send({"op": 11})
         elif op == 2:
             await self._identify(conn, data or {})
@@ -1232,19 +1237,31 @@ class FakeDiscordServer:
         await self._dispatch(conn.session, "GUILD_MEMBERS_CHUNK", chunk)
 
     async def gateway_round_trip(self, session: Session, timeout: float = 5.0) -> None:
-        """Ask the bot for a heartbeat and wait for it: proof its event loop ran since now."""
-        await self.wait_for(
-            lambda: session.connection is not None, timeout, "the bot to reconnect the gateway"
-        )
-        conn = session.connection
-        assert conn is not None
-        waiter: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        conn.ping_waiters.append(waiter)
-        await conn.send({"op": 1, "d": None})
-        try:
-            await asyncio.wait_for(waiter, timeout)
-        except TimeoutError:
-            raise FakeDiscordError(self.explain_timeout("a gateway heartbeat", timeout)) from None
+        """Ask the bot for a heartbeat and wait for it: proof its event loop ran since now.
+
+        A connection that drops meanwhile is waited out: the round trip is redone once the bot
+        has resumed.
+        """
+        for _ in range(3):
+            await self.wait_for(
+                lambda: session.connection is not None, timeout, "the bot to reconnect"
+            )
+            conn = session.connection
+            assert conn is not None
+            waiter: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+            # The bot answers each op 1 with one heartbeat, in order: ours is the next one
+            # counted after every request already outstanding.
+            conn.last_ping = max(conn.last_ping, conn.heartbeats) + 1
+            conn.ping_waiters.append((conn.last_ping, waiter))
+            await conn.send({"op": 1, "d": None})
+            try:
+                await asyncio.wait_for(waiter, timeout)
+                return
+            except ConnectionError:
+                continue
+            except TimeoutError:
+                raise FakeDiscordError(self.explain_timeout("a heartbeat", timeout)) from None
+        raise FakeDiscordError("the gateway connection kept dropping during a heartbeat")
 
 
 def _check_choices(choices: list[dict[str, Any]]) -> list[rules.Problem]:
