@@ -37,7 +37,7 @@ async def test_login_identify_and_command_tree(
     (group,) = fake_discord.synced_commands()
     assert group["name"] == "sample"
     subcommands = {option["name"]: option for option in group["options"]}
-    assert set(subcommands) == {"play", "think", "ask", "secret", "post", "script"}
+    assert set(subcommands) == {"play", "think", "ask", "secret", "post", "pick", "script"}
     (pegs,) = subcommands["play"]["options"]
     assert (pegs["type"], pegs["min_value"], pegs["max_value"]) == (4, 2, 8)
     guild = sample.get_guild(fake_discord.guild_id)
@@ -135,6 +135,18 @@ async def test_channel_messages_edit_fetch_delete(
     assert [m.content for m in deleted] == ["temporary"]
     (hello,) = [m for m in everything if m.content == "HELLO"]
     assert hello.edits == 1 and [v["content"] for v in hello.history] == ["hello", "HELLO"]
+
+
+async def test_autocomplete_offers_choices(fake_discord: FakeDiscord, sample: SampleBot) -> None:
+    """Type 4 interactions with a focused option, answered with type 8 choices."""
+    typing = await fake_discord.autocomplete(
+        "general", "bob", "sample", "pick", options={"colour": "gr"}, focused="colour"
+    )
+    assert await typing.choices() == [{"name": "green", "value": "green"}]
+    empty = await fake_discord.autocomplete("general", "bob", "sample", "pick", focused="colour")
+    assert len(await empty.choices()) == 4
+    pick = await fake_discord.slash("general", "bob", "sample", "pick", options={"colour": "green"})
+    assert (await pick.response()).content == "You chose green"
 
 
 async def test_slash_options_are_checked_like_the_discord_client(

@@ -7,86 +7,94 @@ enforced here; each broken rule is a `Violation`, and the `fake_discord` fixture
 
 Quick start::
 
-    pytest_plugins = ["tests.discord_fake.fixtures"]
+    pytest_plugins = ["tests.discord_fake.fixtures"]   # or import the fixture in a conftest
 
     async def test_play(fake_discord: FakeDiscord) -> None:
-        async with fake_discord.run_in_process(MyBot) as bot:      # factory or instance
+        async with fake_discord.run_in_process(lambda: MyBot(...), commands=True) as bot:
             h = await fake_discord.slash("general", "alice", "mastermind", "play",
                                          options={"pegs": 4})
-            msg = await h.response()                # first answer's message, 5 s timeout
-            click = await fake_discord.click(msg, "Guess", user="bob")   # custom_id or label
-            await click.response()                  # type 7: the same message, edited
-            assert "..." in msg.text                # FakeMessage objects are live
+            msg = await h.response()                 # the reply, or FakeDiscordError after 5 s
+            click = await fake_discord.click(msg, "Guess", user="bob")  # custom_id or label
+            await click.response()                   # type 7: the same message, edited
+            assert "..." in msg.text                 # FakeMessage objects are live
 
-The fake (`FakeDiscord(**options)`; options: token, members, channels, interaction_deadline=3.0,
-token_lifetime=900.0, heartbeat_interval_ms=41250, guild_ready_timeout=0.1, message_events=True):
+FakeDiscord(*, token=None, members=("alice", "bob", "carol", "dave"),
+            channels=("general", "games"), interaction_deadline=3.0, token_lifetime=900.0,
+            heartbeat_interval_ms=41250, guild_ready_timeout=0.1, message_events=True)
 
-- `await start()` / `await close()` or `async with FakeDiscord() as fake`; `rest_base`,
-  `gateway_url`, `token` (the bot token it accepts), `guild_id`, `application_id`.
-- World: guild "Fake Guild" with text channels "general" and "games"; members "alice", "bob",
-  "carol", "dave", "mod" (role Moderator: Manage Messages), "owner" (guild owner, all
-  permissions) and the bot. `fake.user("alice")`, `fake.channel("general")`,
-  `fake.dm_channel("alice")`; `fake.world` has roles and payload builders.
+- `await start()` / `await close()` (close also stops bots), or `async with FakeDiscord()`.
+  `rest_base`, `gateway_url`, `token` (the only bot token it accepts), `guild_id`,
+  `application_id` (= the bot's user id), `world` (roles, payload builders).
+- The guild "Fake Guild" has text channels "general" and "games" and members alice, bob,
+  carol, dave, mod (role Moderator: Manage Messages), owner (the guild owner: all permissions)
+  and the bot. `user("alice")`, `channel("general")`, `dm_channel("alice")` (names, ids or
+  objects are accepted everywhere a user or channel is asked for).
 
 Running the bot under test:
 
-- `async with fake.run_in_process(client_or_factory, *, timeout=10.0, commands=False) as bot:`
-  patches discord.py (patching.py), runs `bot.start(fake.token)` in this loop and yields once
-  the bot is ready; closes it at the end.
-- `proc = await fake.spawn_bot(module="bot", *, env=None, token=None, args=())` runs
-  `python -m tests.discord_fake.launch <rest> <gateway> <module>` with DISCORD_TOKEN set.
-  `BotProcess`: `await proc.wait_ready(timeout=20.0, *, commands=False)`, `proc.kill()`
-  (SIGKILL), `proc.terminate()` (SIGTERM), `proc.interrupt()`, `await proc.wait(timeout)` -> exit
-  code, `await proc.stop()`, `proc.output`, `proc.returncode`, `proc.pid`.
-- `await fake.wait_ready(timeout=10.0, *, commands=False)`: the newest IDENTIFY led to
-  discord.py's `ready` event (reported by the test-side patch), and with `commands=True` the
-  bot also synced commands since its last login. `fake.is_ready(commands=...)` checks now.
+- `async with run_in_process(client_or_factory, *, timeout=10.0, commands=False) as bot`:
+  patches discord.py (patching.py), builds the client if given a factory, runs
+  `bot.start(fake.token)` in this loop and yields once it is ready; closes it on exit.
+- `await spawn_bot(module="bot", *, env=None, token=None, args=()) -> BotProcess` runs
+  `python -m tests.discord_fake.launch <rest> <gateway> <module> *args` with this environment
+  plus DISCORD_TOKEN=fake.token and `env`. BotProcess: `await wait_ready(timeout=20.0, *,
+  commands=False)` (fails at once if the process exits), `kill()` (SIGKILL), `terminate()`
+  (SIGTERM), `interrupt()` (SIGINT), `send_signal(sig)`, `await wait(timeout=10.0) -> exit code`
+  (-9 after kill), `await stop(timeout=5.0)` (TERM, then KILL, then its whole process group),
+  `kill_group()`, `output` / `output_lines` (stdout+stderr), `returncode`, `pid`.
+- `await wait_ready(timeout=10.0, *, commands=False, since_identify=0)`: the newest IDENTIFY
+  led to discord.py's `ready` (reported by the test-side patch), and with `commands=True` the
+  bot also synced commands since its last login. `is_ready(...)` checks without waiting.
 
-Acting as users (all return an `InteractionHandle` as soon as INTERACTION_CREATE is sent):
+Acting as users (each returns an `InteractionHandle` as soon as INTERACTION_CREATE is sent):
 
-- `await fake.slash(channel, user, command, *subcommands, options=None, locale="en-US")`;
-  options are checked against the synced command (types, required, choices, ranges); user,
-  channel and role options take names and are put in `resolved`.
-- `await fake.autocomplete(channel, user, command, *subcommands, options=None, focused=name)`
-- `await fake.click(message, custom_id_or_label, *, user=None)` (user defaults to whoever
-  triggered the message; disabled buttons and other users' ephemeral messages are refused)
-- `await fake.select(message, custom_id, values, *, user=None)`
-- `await fake.submit_modal(modal_or_handle, {custom_id: value}, *, user=None)`
-  Clicks, selects and submits first wait for the bot to finish processing every REST answer
-  (a gateway heartbeat round trip), because discord.py registers views only after the
+- `await slash(channel, user, command, *subcommands, options=None, locale="en-US")`; options
+  are checked against the synced command like a Discord client would (names, types, required,
+  choices, ranges, lengths); user, channel and role options take names and fill `resolved`.
+  An unsynced command is refused once anything was synced; if nothing was, types are guessed.
+- `await autocomplete(channel, user, command, *subcommands, options=None, focused=name)`
+- `await click(message, custom_id_or_label, *, user=None)` (user defaults to whoever triggered
+  the message; disabled buttons and other users' ephemeral messages are refused)
+- `await select(message, custom_id_or_placeholder, values, *, user=None)`
+- `await submit_modal(modal_or_handle, {custom_id: value}, *, user=None)` (checks required
+  fields and lengths; unfilled fields keep their default)
+  Clicks, selects and submits first wait until every REST answer in flight is written and the
+  bot answered a gateway heartbeat, because discord.py registers a view only after the
   message's request returns.
 
-`InteractionHandle`: `await h.answer(timeout=5.0)` -> callback type; `await h.response()` ->
-`FakeMessage` (new reply for 4/5, the updated message for 6/7); `await h.settled()` -> the
-reply once a defer is filled in; `await h.followup(index=0)`; `await h.modal()` ->
-`FakeModal`; `await h.choices()`; `h.latency` (seconds from dispatch to first answer, None if
-unanswered), `h.answer_type`, `h.original`, `h.followups`, `h.messages`, `h.late`.
+InteractionHandle: `await answer(timeout=5.0) -> callback type`; `await response(timeout=5.0)
+-> FakeMessage` (the new reply for 4/5, the updated message for 6/7); `await settled()` (the
+reply once a defer is filled in); `await followup(index=0)`; `await modal() -> FakeModal`;
+`await choices()`; `latency` (seconds from dispatch to the first answer; None if none),
+`answer_type`, `original`, `followups`, `messages`, `late`, `payload`, `id`, `token`.
 
 Reading state:
 
-- `fake.messages(channel, *, include_deleted=False)` -> list of `FakeMessage` (oldest first,
-  ephemeral ones included); `fake.message(id)`; `fake.all_messages()`.
-  `FakeMessage`: id, channel, author, content, embeds, components, attachments, flags,
-  deleted, edits, history, and `.ephemeral`, `.loading`, `.visible_to`, `.text` (content and
-  embed text), `.embed`, `.buttons`, `.selects`, `.component(target)`, `.payload()`.
-- `fake.synced_commands(guild=None)` (guild id for guild commands), `fake.command_syncs`.
-- `fake.interactions`, `fake.latencies()`, `fake.requests` (every REST call and status),
-  `fake.modals`, `fake.presence`, `fake.identify_count`, `fake.resume_count`,
-  `fake.ready_count`, `fake.login_count`.
-- `await fake.wait_for(predicate, timeout=5.0, what="...")`: re-checked on every change.
-- `fake.violations`, `fake.take_violations(rule=None)` (for tests that expect one),
-  `fake.assert_no_violations()`. Rules: interaction-deadline (3 s to the first answer),
+- `messages(channel, *, include_deleted=False)` -> [FakeMessage] oldest first, ephemeral ones
+  included; `message(id)`; `all_messages()`. FakeMessage: id, channel, author, content,
+  embeds, components, attachments, flags, deleted, edits, history (every version), and
+  `ephemeral`, `loading`, `visible_to`, `text` (content + embed text + text displays), `embed`,
+  `buttons`, `selects`, `component(target)`, `payload()`.
+- `synced_commands(guild=None)` (a guild id for guild commands), `command_syncs` [(guild,
+  login number)], `interactions`, `latencies()`, `requests` (every REST call with its status),
+  `modals`, `presence`, `login_count`, `identify_count`, `resume_count`, `ready_count`.
+- `await wait_for(predicate, timeout=5.0, what="...")`: re-checked on every change (and every
+  20 ms, for state outside the fake).
+- `violations`, `take_violations(rule=None)` (for tests that expect some),
+  `assert_no_violations()`. Rules: interaction-deadline (3 s to the first answer),
   token-expired (15 min), content-length (2000), embed-limit, embed-count, component-rows,
-  component-type, custom-id-length (100), custom-id-duplicate, button, select, modal,
-  text-input, modal-after-modal, callback-type, double-answer, followup-before-answer,
-  no-original-response, empty-message, components-v2, command-sync, unknown-route.
-- `fake.advance_time(seconds)`: move the fake's clock, to test the 3 s and 15 min rules.
+  component-type, component-count, custom-id-length (100), custom-id-duplicate, button,
+  select, modal, text-input, modal-after-modal, callback-type, double-answer,
+  followup-before-answer, no-original-response, empty-message, components-v2, command-sync,
+  autocomplete, unknown-route, unknown-interaction, unknown-webhook, gateway-op.
+- `advance_time(seconds)`: moves the fake's clock, to test the 3 s and 15 min rules at once.
 
-Gateway control: `await fake.drop_gateway(code=4000, *, abort=False, wait_resumed=True)`,
-`await fake.request_reconnect()` (op 7), `await fake.invalidate_session()` (op 9).
+Gateway control: `await drop_gateway(code=4000, *, abort=False, wait_resumed=True,
+timeout=10.0)`, `await request_reconnect(*, timeout=10.0)` (op 7), `await
+invalidate_session()` (op 9: a new IDENTIFY; discord.py waits 5 s before it).
 
 Every wait raises `FakeDiscordError` (an AssertionError) on timeout, listing violations, the
-last REST requests and any bot process output.
+last REST requests and the output of bot processes.
 """
 
 from tests.discord_fake.driver import FakeDiscord

@@ -156,6 +156,19 @@ class SampleGroup(app_commands.Group):
         await extra.delete()
         await interaction.edit_original_response(content=f"posted {fetched.content}")
 
+    @app_commands.command(description="Pick a colour, with autocomplete")
+    async def pick(self, interaction: discord.Interaction, colour: str) -> None:
+        """Echo the choice; the interesting part is the autocomplete below (type 8)."""
+        await interaction.response.send_message(f"You chose {colour}")
+
+    @pick.autocomplete("colour")
+    async def pick_colour(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        """Colours starting with what the user typed so far."""
+        colours = ["red", "green", "blue", "yellow"]
+        return [app_commands.Choice(name=c, value=c) for c in colours if c.startswith(current)]
+
     @app_commands.command(description="Run the test's script")
     async def script(self, interaction: discord.Interaction) -> None:
         """Whatever `bot.script` does: lets in-process tests make the bot break rules."""
