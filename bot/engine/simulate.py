@@ -182,11 +182,11 @@ def simulate(
 
 def format_table(result: Simulation) -> str:
     """The summary as a plain-text table."""
-    kind = "all" if result.all_secrets else "random"
+    games = f"all {result.games}" if result.all_secrets else f"{result.games} random"
     lines = [
         f"{result.strategy} on {result.pegs} pegs x {result.colours} colours"
         f"{'' if result.duplicates else ' (no repeats)'}, first guess {result.first_guess}, "
-        f"{result.games} {kind} secrets",
+        f"{games} secrets",
         "",
         "guesses  secrets",
     ]

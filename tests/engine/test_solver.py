@@ -162,7 +162,7 @@ def test_simulate_random_sample_and_table() -> None:
 def test_cli(capsys) -> None:
     assert main(["--pegs", "3", "--colours", "4", "--strategy", "most-parts"]) == 0
     out = capsys.readouterr().out
-    assert "64 all secrets" in out and "average" in out
+    assert "all 64 secrets" in out and "average" in out
     assert main(["--pegs", "8", "--colours", "10"]) == 2
     assert "1,000,000" in capsys.readouterr().err
     assert main(["--first", "12"]) == 2
