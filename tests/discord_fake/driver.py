@@ -376,7 +376,6 @@ class FakeDiscord(FakeDiscordServer):
             raise FakeDiscordError("there is no identified gateway connection to drop")
         before = self.resume_count
         for conn in conns:
-            conn.closed_by_fake = True
             if abort and conn.transport is not None:
                 conn.transport.abort()
             else:
@@ -508,7 +507,7 @@ class FakeDiscord(FakeDiscordServer):
             kind, user, channel, data, message, locale
         )
         handle = InteractionHandle(
-            fake=self,  # type: ignore[arg-type]
+            fake=self,
             id=interaction_id,
             token=token,
             type=kind,

@@ -134,7 +134,6 @@ class Connection:
     heartbeats: int = 0
     last_ping: int = 0
     ping_waiters: list[tuple[int, asyncio.Future[None]]] = field(default_factory=list)
-    closed_by_fake: bool = False
 
     async def send(self, data: dict[str, Any]) -> None:
         """Send one gateway payload as a text frame (never compressed)."""
@@ -244,7 +243,6 @@ class FakeDiscordServer:
         for handle in self.interactions:
             self._check_deadline(handle)
         for conn in list(self._connections):
-            conn.closed_by_fake = True
             with contextlib.suppress(Exception):
                 await asyncio.wait_for(conn.ws.close(code=1001), 2.0)
         if self._runner is not None:
@@ -1161,7 +1159,6 @@ class FakeDiscordServer:
 
     async def _identify(self, conn: Connection, data: dict[str, Any]) -> None:
         if data.get("token") != self.token:
-            conn.closed_by_fake = True
             await conn.ws.close(code=4004, message=b"Authentication failed.")
             return
         shard = tuple(data["shard"]) if data.get("shard") else None
@@ -1203,7 +1200,6 @@ class FakeDiscordServer:
             return
         old = session.connection
         if old is not None and old is not conn:
-            old.closed_by_fake = True
             with contextlib.suppress(Exception):
                 await old.ws.close(code=4000)
         async with session.lock:
