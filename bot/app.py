@@ -14,7 +14,6 @@ from discord.ext import commands
 
 from bot import flows
 from bot.config import Settings
-from bot.engine.game import PlayGame
 from bot.solver_pool import SolverPool
 from bot.store import Store
 from bot.ui import components
@@ -90,8 +89,7 @@ class MastermindBot(commands.AutoShardedBot):
         while not self.is_closed():
             try:
                 for game in await self.store.expire_stale(GAME_TIMEOUT):
-                    if isinstance(game, PlayGame):
-                        await flows.refresh_board(self, game)
+                    await flows.refresh_board(self, game)
             except Exception:
                 log.exception("expiring stale games failed; will retry")
             await asyncio.sleep(EXPIRY_CHECK_SECONDS)

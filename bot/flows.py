@@ -70,8 +70,11 @@ async def remember_board(
     await bot.store.set_meta(_board_key(game_id), f"{channel_id}:{message_id}")
 
 
-async def refresh_board(bot: MastermindBot, game: PlayGame) -> None:
-    """Edit a play game's board in place; a deleted board is not an error."""
+async def refresh_board(bot: MastermindBot, game: rules.Game) -> None:
+    """Edit a game's board message in place (after moves made elsewhere, or when it ends).
+
+    A deleted board is not an error: `/mastermind board` posts a new one.
+    """
     if game.id is None:
         return
     where = await bot.store.get_meta(_board_key(game.id))
@@ -79,10 +82,13 @@ async def refresh_board(bot: MastermindBot, game: PlayGame) -> None:
         return
     channel_id, message_id = (int(part) for part in where.split(":"))
     message = bot.get_partial_messageable(channel_id).get_partial_message(message_id)
+    if isinstance(game, PlayGame):
+        embed = embeds.play_board(game, game.revealed_secret)
+        view = components.play_view(game)
+    else:
+        embed, view = embeds.solve_board(game, None), components.solve_view(game)
     try:
-        await message.edit(
-            embed=embeds.play_board(game, game.revealed_secret), view=components.play_view(game)
-        )
+        await message.edit(embed=embed, view=view)
     except discord.NotFound:
         log.info("board of game %s was deleted", game.id)
 
@@ -319,9 +325,9 @@ async def confirm_give_up(interaction: Interaction, game_id: int) -> None:
         await interaction.followup.send(
             f"🏳️ {embeds.mention(player)} ended the game. The secret was {shown}."
         )
-        await refresh_board(bot, game)
     else:
         await interaction.followup.send(f"🏳️ {embeds.mention(player)} ended the solving game.")
+    await refresh_board(bot, game)
 
 
 # --- solve -------------------------------------------------------------------------------------

@@ -114,3 +114,19 @@ async def test_finished_game_buttons_say_the_game_is_over(fake_discord: FakeDisc
     assert reply.ephemeral and "This game is over." in reply.text
     later = await (await fake_discord.slash("general", "alice", "mastermind", "board")).response()
     assert later.ephemeral and "No game is running" in later.text
+
+
+async def test_a_moderator_ends_a_solve_game_and_its_board_says_so(
+    fake_discord: FakeDiscord, bot, db_path
+) -> None:
+    board = await (await fake_discord.slash("general", "alice", "mastermind", "solve")).settled()
+    refused = await (await fake_discord.slash("general", "bob", "mastermind", "giveup")).response()
+    assert refused.ephemeral and "moderator" in refused.text
+    confirm = await (await fake_discord.slash("general", "mod", "mastermind", "giveup")).response()
+    assert confirm.ephemeral and "stop my guessing" in confirm.text
+    ended = await fake_discord.click(confirm, "Yes, end the game", user="mod")
+    await ended.response()
+    assert "ended the solving game" in (await ended.followup()).text
+    await fake_discord.wait_for(lambda: "Given up" in board.text, what="solve board ended")
+    assert board.buttons == []
+    assert query(db_path, "SELECT status FROM games") == [("abandoned",)]
