@@ -34,9 +34,10 @@ class Settings:
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None) -> Settings:
-        """Build settings from `environ` (default: `.env` loaded over nothing, then os.environ)."""
+        """Build settings from `environ`; by default the process environment, completed by the
+        working directory's `.env` (variables already set win over the file)."""
         if environ is None:
-            load_dotenv(override=False)
+            load_dotenv(Path.cwd() / ".env", override=False)
             environ = os.environ
         token = environ.get("DISCORD_TOKEN", "").strip()
         if not token:

@@ -64,3 +64,20 @@ def test_missing_token_is_one_line_without_traceback(tmp_path: Path) -> None:
     assert len(lines) == 1, lines
     assert "DISCORD_TOKEN" in lines[0] and ".env.example" in lines[0]
     assert "Traceback" not in result.stderr
+
+
+def test_dotenv_is_read_from_the_working_directory_only(tmp_path: Path) -> None:
+    (tmp_path / ".env").write_text("DISCORD_TOKEN=from-dotenv\nLOG_LEVEL=WARNING\n")
+    script = "from bot.config import Settings; s = Settings.from_env(); print(s.log_level)"
+    env = {k: v for k, v in os.environ.items() if k not in ("DISCORD_TOKEN", "LOG_LEVEL")}
+    env["PYTHONPATH"] = str(ROOT)
+    here = subprocess.run(
+        [sys.executable, "-c", script], cwd=tmp_path, env=env, capture_output=True, text=True
+    )
+    assert here.stdout.strip() == "WARNING"
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    there = subprocess.run(
+        [sys.executable, "-c", script], cwd=elsewhere, env=env, capture_output=True, text=True
+    )
+    assert "DISCORD_TOKEN is not set" in there.stderr

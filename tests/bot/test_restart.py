@@ -24,7 +24,13 @@ CLASSIC = CodeSpace(4, 6)
 async def test_games_survive_sigkill_and_old_buttons_still_work(
     fake_discord: FakeDiscord, db_path: Path
 ) -> None:
-    env = {"DATABASE_PATH": str(db_path), "LOG_LEVEL": "INFO"}
+    env = {  # every setting explicit: a developer's own .env must not leak into the test
+        "DATABASE_PATH": str(db_path),
+        "LOG_LEVEL": "INFO",
+        "DEV_GUILD_ID": "",
+        "SOLVER_WORKERS": "1",
+        "SOLVER_TIME_BUDGET": "2",
+    }
     first = await fake_discord.spawn_bot(env=env)
     await first.wait_ready(timeout=30.0, commands=True)
 
