@@ -10,10 +10,9 @@ from discord.ext import commands
 
 from bot import flows
 from bot.engine.codes import MAX_COLOURS, MAX_PEGS, MIN_COLOURS, MIN_PEGS
-from bot.engine.game import MAX_GUESSES, MIN_GUESSES, InvalidVariant, Variant
+from bot.engine.game import MAX_GUESSES, MIN_GUESSES, Variant
 from bot.engine.strategies import DEFAULT_STRATEGY, STRATEGIES
 from bot.ui import embeds
-from bot.ui.errors import reply_error
 
 if TYPE_CHECKING:
     from bot.app import MastermindBot
@@ -27,6 +26,8 @@ SIMULATE_COOLDOWN_SECONDS = 20.0
 
 
 def _variant(pegs: int, colours: int, duplicates: bool, guesses: int = 10) -> Variant:
+    """The rules chosen; an impossible mix raises InvalidVariant, which the tree's error
+    handler turns into a friendly ephemeral reply."""
     return Variant(pegs=pegs, colours=colours, duplicates=duplicates, max_guesses=guesses)
 
 
@@ -55,12 +56,7 @@ class Mastermind(commands.GroupCog, group_name="mastermind", group_description="
         duplicates: bool = True,
         solo: bool = False,
     ) -> None:
-        try:
-            variant = _variant(pegs, colours, duplicates, guesses)
-        except InvalidVariant as error:
-            await reply_error(interaction, error)
-            return
-        await flows.start_play(interaction, variant, solo)
+        await flows.start_play(interaction, _variant(pegs, colours, duplicates, guesses), solo)
 
     @app_commands.command(description="Guess the code of this channel's game.")
     @app_commands.describe(code="e.g. 1122, RRGG, red red green green, or emoji")
@@ -87,12 +83,7 @@ class Mastermind(commands.GroupCog, group_name="mastermind", group_description="
         duplicates: bool = True,
         strategy: str = DEFAULT_STRATEGY,
     ) -> None:
-        try:
-            variant = _variant(pegs, colours, duplicates)
-        except InvalidVariant as error:
-            await reply_error(interaction, error)
-            return
-        await flows.start_solve(interaction, variant, strategy)
+        await flows.start_solve(interaction, _variant(pegs, colours, duplicates), strategy)
 
     @app_commands.command(description="Show this channel's game board again.")
     async def board(self, interaction: Interaction) -> None:
@@ -117,12 +108,7 @@ class Mastermind(commands.GroupCog, group_name="mastermind", group_description="
         colours: Colours = 6,
         strategy: str = DEFAULT_STRATEGY,
     ) -> None:
-        try:
-            variant = _variant(pegs, colours, True)
-        except InvalidVariant as error:
-            await reply_error(interaction, error)
-            return
-        await flows.simulate(interaction, variant, strategy)
+        await flows.simulate(interaction, _variant(pegs, colours, True), strategy)
 
     @app_commands.command(description="A player's Mastermind record in this server.")
     @app_commands.describe(player="Whose record (default: yours)")

@@ -93,6 +93,16 @@ async def test_solo_game_refuses_other_players(fake_discord: FakeDiscord, bot, d
 async def test_every_bad_input_is_ephemeral_and_changes_nothing(
     fake_discord: FakeDiscord, bot, db_path
 ) -> None:
+    impossible = await fake_discord.slash(
+        "general",
+        "alice",
+        "mastermind",
+        "play",
+        options={"pegs": 6, "colours": 4, "duplicates": False},
+    )
+    reply = await impossible.response()
+    assert reply.ephemeral and "6 pegs need at least 6 colours" in reply.text
+
     no_game = await (
         await fake_discord.slash(
             "general", "alice", "mastermind", "guess", options={"code": "1234"}
