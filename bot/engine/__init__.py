@@ -1,0 +1,1 @@
+"""Pure Mastermind logic: codes, scoring, strategies, solver, games, simulator. No I/O."""
