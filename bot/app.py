@@ -22,8 +22,6 @@ from bot.ui.errors import on_app_command_error
 log = logging.getLogger(__name__)
 
 COMMANDS_HASH_KEY = "commands_hash"
-GAME_TIMEOUT = timedelta(hours=24)
-"""A game nobody has touched for this long is ended (and its secret revealed)."""
 EXPIRY_CHECK_SECONDS = 600
 
 
@@ -85,11 +83,20 @@ class MastermindBot(commands.AutoShardedBot):
         if match is not None:
             await flows.on_modal_submit(interaction, int(match["game"]))
 
+    async def expire_stale_games(self, older_than: timedelta) -> int:
+        """End the games nobody touched for `older_than`; their boards show the secret."""
+        expired = await self.store.expire_stale(older_than)
+        for game in expired:
+            await flows.refresh_board(self, game)
+        if expired:
+            log.info("ended %d game(s) nobody played for %s", len(expired), older_than)
+        return len(expired)
+
     async def _expire_forever(self) -> None:
+        timeout = timedelta(hours=self.settings.game_timeout_hours)
         while not self.is_closed():
             try:
-                for game in await self.store.expire_stale(GAME_TIMEOUT):
-                    await flows.refresh_board(self, game)
+                await self.expire_stale_games(timeout)
             except Exception:
                 log.exception("expiring stale games failed; will retry")
             await asyncio.sleep(EXPIRY_CHECK_SECONDS)

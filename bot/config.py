@@ -23,13 +23,15 @@ class Settings:
     dev_guild_id: int | None = None
     solver_workers: int = 1
     solver_time_budget: float = 2.0
+    game_timeout_hours: float = 24.0
     log_level: str = "INFO"
 
     def __repr__(self) -> str:
         return (
             f"Settings(token=<hidden>, database_path={str(self.database_path)!r}, "
             f"dev_guild_id={self.dev_guild_id}, solver_workers={self.solver_workers}, "
-            f"solver_time_budget={self.solver_time_budget}, log_level={self.log_level!r})"
+            f"solver_time_budget={self.solver_time_budget}, "
+            f"game_timeout_hours={self.game_timeout_hours}, log_level={self.log_level!r})"
         )
 
     @classmethod
@@ -51,6 +53,7 @@ class Settings:
             dev_guild_id=_optional_int(environ, "DEV_GUILD_ID"),
             solver_workers=_bounded_int(environ, "SOLVER_WORKERS", 1, 1, 64),
             solver_time_budget=_bounded_float(environ, "SOLVER_TIME_BUDGET", 2.0, 0.1, 60.0),
+            game_timeout_hours=_bounded_float(environ, "GAME_TIMEOUT_HOURS", 24.0, 0.1, 24 * 365),
             log_level=_log_level(environ),
         )
 
@@ -86,9 +89,9 @@ def _bounded_float(
     try:
         value = float(raw)
     except ValueError:
-        raise ConfigError(f"{name} must be a number of seconds, got {raw!r}.") from None
+        raise ConfigError(f"{name} must be a number, got {raw!r}.") from None
     if not low <= value <= high:
-        raise ConfigError(f"{name} must be between {low} and {high} seconds, got {value}.")
+        raise ConfigError(f"{name} must be between {low} and {high}, got {value}.")
     return value
 
 

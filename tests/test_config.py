@@ -28,6 +28,7 @@ def test_every_setting_is_read() -> None:
             "DEV_GUILD_ID": "123",
             "SOLVER_WORKERS": "3",
             "SOLVER_TIME_BUDGET": "1.5",
+            "GAME_TIMEOUT_HOURS": "48",
             "LOG_LEVEL": "debug",
         }
     )
@@ -35,6 +36,7 @@ def test_every_setting_is_read() -> None:
     assert settings.dev_guild_id == 123
     assert settings.solver_workers == 3
     assert settings.solver_time_budget == 1.5
+    assert settings.game_timeout_hours == 48
     assert settings.log_level == "DEBUG"
 
 
@@ -44,7 +46,8 @@ def test_every_setting_is_read() -> None:
         ("DEV_GUILD_ID", "abc", "numeric"),
         ("SOLVER_WORKERS", "0", "between"),
         ("SOLVER_WORKERS", "two", "whole number"),
-        ("SOLVER_TIME_BUDGET", "soon", "seconds"),
+        ("SOLVER_TIME_BUDGET", "soon", "a number"),
+        ("GAME_TIMEOUT_HOURS", "0", "between"),
         ("LOG_LEVEL", "LOUD", "LOG_LEVEL"),
     ],
 )

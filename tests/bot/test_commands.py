@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from datetime import timedelta
 from pathlib import Path
 
 from bot.app import MastermindBot
@@ -92,3 +93,25 @@ async def test_simulate_charts_every_secret_and_has_a_cooldown(
     )
     refused = await elsewhere.response()
     assert refused.ephemeral and "1,000,000" in refused.text
+
+
+async def test_a_gateway_drop_is_resumed_and_commands_still_work(
+    fake_discord: FakeDiscord, bot
+) -> None:
+    resumes = fake_discord.resume_count
+    await fake_discord.drop_gateway()
+    assert fake_discord.resume_count == resumes + 1
+    rules = await (await fake_discord.slash("general", "bob", "mastermind", "rules")).response()
+    assert rules.ephemeral
+
+
+async def test_stale_games_time_out_and_reveal_the_secret(
+    fake_discord: FakeDiscord, bot, db_path: Path
+) -> None:
+    board = await (await fake_discord.slash("general", "alice", "mastermind", "play")).response()
+    assert await bot.expire_stale_games(timedelta(hours=1)) == 0  # it was just started
+    assert await bot.expire_stale_games(timedelta(0)) == 1
+    await fake_discord.wait_for(lambda: "Timed out" in board.text, what="board timed out")
+    assert "Secret" in board.text and board.buttons == []
+    again = await (await fake_discord.slash("general", "bob", "mastermind", "play")).response()
+    assert not again.ephemeral  # the channel is free for a new game
