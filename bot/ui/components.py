@@ -8,7 +8,7 @@ Callbacks only unpack their ids and hand over to `bot.flows`.
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ClassVar, Self
 
 import discord
 
@@ -34,74 +34,75 @@ def _flows() -> Any:
     return flows
 
 
-# --- play board -------------------------------------------------------------------------------
+# --- buttons that carry nothing but a game id --------------------------------------------------
 
 
-class GuessButton(discord.ui.DynamicItem[discord.ui.Button], template=r"mm:guess:(?P<game>[0-9]+)"):
+class GameButton(discord.ui.DynamicItem[discord.ui.Button], template=r"mm:game:(?P<game>[0-9]+)"):
+    """A button whose custom_id is `mm:<prefix>:<game id>`; a subclass names its prefix, its
+    look and the flow it starts: `class X(GameButton, prefix="guess"): ...`."""
+
+    label: ClassVar[str]
+    emoji: ClassVar[str | None] = None
+    style: ClassVar[discord.ButtonStyle] = discord.ButtonStyle.secondary
+    flow: ClassVar[str]
+    """The name of the `bot.flows` function called with (interaction, game_id)."""
+
+    def __init_subclass__(cls, *, prefix: str) -> None:
+        super().__init_subclass__(template=rf"mm:{prefix}:(?P<game>[0-9]+)")
+        cls.prefix = prefix
+
+    def __init__(self, game_id: int) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label=self.label,
+                emoji=self.emoji,
+                style=self.style,
+                custom_id=f"mm:{self.prefix}:{game_id}",
+            )
+        )
+        self.game_id = game_id
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item, match: re.Match[str]
+    ) -> Self:
+        return cls(int(match["game"]))
+
+    async def callback(self, interaction: discord.Interaction[MastermindBot]) -> None:
+        await getattr(_flows(), self.flow)(interaction, self.game_id)
+
+
+class GuessButton(GameButton, prefix="guess"):
     """Opens the private picker (or the code modal) for a play game."""
 
-    def __init__(self, game_id: int) -> None:
-        super().__init__(
-            discord.ui.Button(
-                label="Guess",
-                emoji="🎯",
-                style=discord.ButtonStyle.primary,
-                custom_id=f"mm:guess:{game_id}",
-            )
-        )
-        self.game_id = game_id
-
-    @classmethod
-    async def from_custom_id(cls, interaction, item, match):
-        return cls(int(match["game"]))
-
-    async def callback(self, interaction: discord.Interaction[MastermindBot]) -> None:
-        await _flows().open_picker(interaction, self.game_id)
+    label, emoji, style, flow = "Guess", "🎯", discord.ButtonStyle.primary, "open_picker"
 
 
-class GiveUpButton(discord.ui.DynamicItem[discord.ui.Button], template=r"mm:quit:(?P<game>[0-9]+)"):
+class GiveUpButton(GameButton, prefix="quit"):
     """Asks for confirmation before ending a game (starter or Manage Messages only)."""
 
-    def __init__(self, game_id: int) -> None:
-        super().__init__(
-            discord.ui.Button(
-                label="Give up",
-                emoji="🏳️",
-                style=discord.ButtonStyle.secondary,
-                custom_id=f"mm:quit:{game_id}",
-            )
-        )
-        self.game_id = game_id
-
-    @classmethod
-    async def from_custom_id(cls, interaction, item, match):
-        return cls(int(match["game"]))
-
-    async def callback(self, interaction: discord.Interaction[MastermindBot]) -> None:
-        await _flows().ask_give_up(interaction, self.game_id)
+    label, emoji, flow = "Give up", "🏳️", "ask_give_up"
 
 
-class ConfirmGiveUp(
-    discord.ui.DynamicItem[discord.ui.Button], template=r"mm:quit-yes:(?P<game>[0-9]+)"
-):
+class ConfirmGiveUp(GameButton, prefix="quit-yes"):
     """The confirmation: ends the game and reveals the secret."""
 
-    def __init__(self, game_id: int) -> None:
-        super().__init__(
-            discord.ui.Button(
-                label="Yes, end the game",
-                style=discord.ButtonStyle.danger,
-                custom_id=f"mm:quit-yes:{game_id}",
-            )
-        )
-        self.game_id = game_id
+    label, style, flow = "Yes, end the game", discord.ButtonStyle.danger, "confirm_give_up"
 
-    @classmethod
-    async def from_custom_id(cls, interaction, item, match):
-        return cls(int(match["game"]))
 
-    async def callback(self, interaction: discord.Interaction[MastermindBot]) -> None:
-        await _flows().confirm_give_up(interaction, self.game_id)
+class SubmitPick(GameButton, prefix="send"):
+    """Sends the code picked in the private picker as a guess."""
+
+    label, emoji, style, flow = "Submit guess", "✅", discord.ButtonStyle.success, "submit_pick"
+
+
+class StopSolveButton(GameButton, prefix="stop"):
+    """Ends a solve game (the starter or a moderator)."""
+
+    label, emoji, style, flow = "Give up", "🏳️", discord.ButtonStyle.danger, "stop_solve"
+
+
+# --- play board -------------------------------------------------------------------------------
 
 
 def play_view(game: PlayGame) -> discord.ui.View | None:
@@ -145,33 +146,13 @@ class PegSelect(
         self.game_id, self.peg = game_id, peg
 
     @classmethod
-    async def from_custom_id(cls, interaction, item, match):
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item, match: re.Match[str]
+    ) -> Self:
         return cls(int(match["game"]), int(match["peg"]))
 
     async def callback(self, interaction: discord.Interaction[MastermindBot]) -> None:
         await _flows().pick_peg(interaction, self.game_id, self.peg, int(self.item.values[0]))
-
-
-class SubmitPick(discord.ui.DynamicItem[discord.ui.Button], template=r"mm:send:(?P<game>[0-9]+)"):
-    """Sends the picked code as a guess."""
-
-    def __init__(self, game_id: int) -> None:
-        super().__init__(
-            discord.ui.Button(
-                label="Submit guess",
-                emoji="✅",
-                style=discord.ButtonStyle.success,
-                custom_id=f"mm:send:{game_id}",
-            )
-        )
-        self.game_id = game_id
-
-    @classmethod
-    async def from_custom_id(cls, interaction, item, match):
-        return cls(int(match["game"]))
-
-    async def callback(self, interaction: discord.Interaction[MastermindBot]) -> None:
-        await _flows().submit_pick(interaction, self.game_id)
 
 
 def picker_view(game_id: int, space: CodeSpace, chosen: list[int | None]) -> discord.ui.View:
@@ -234,7 +215,9 @@ class AnswerButton(
         self.game_id, self.version, self.black, self.white = game_id, version, black, white
 
     @classmethod
-    async def from_custom_id(cls, interaction, item, match):
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item, match: re.Match[str]
+    ) -> Self:
         return cls(
             int(match["game"]), int(match["version"]), int(match["black"]), int(match["white"])
         )
@@ -269,7 +252,9 @@ class AnswerSelect(
         self.game_id, self.version = game_id, version
 
     @classmethod
-    async def from_custom_id(cls, interaction, item, match):
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item, match: re.Match[str]
+    ) -> Self:
         return cls(int(match["game"]), int(match["version"]), int(match["part"]))
 
     async def callback(self, interaction: discord.Interaction[MastermindBot]) -> None:
@@ -293,33 +278,13 @@ class UndoButton(
         self.game_id, self.version = game_id, version
 
     @classmethod
-    async def from_custom_id(cls, interaction, item, match):
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item, match: re.Match[str]
+    ) -> Self:
         return cls(int(match["game"]), int(match["version"]))
 
     async def callback(self, interaction: discord.Interaction[MastermindBot]) -> None:
         await _flows().undo_answer(interaction, self.game_id, self.version)
-
-
-class StopSolveButton(
-    discord.ui.DynamicItem[discord.ui.Button], template=r"mm:stop:(?P<game>[0-9]+)"
-):
-    def __init__(self, game_id: int) -> None:
-        super().__init__(
-            discord.ui.Button(
-                label="Give up",
-                emoji="🏳️",
-                style=discord.ButtonStyle.danger,
-                custom_id=f"mm:stop:{game_id}",
-            )
-        )
-        self.game_id = game_id
-
-    @classmethod
-    async def from_custom_id(cls, interaction, item, match):
-        return cls(int(match["game"]))
-
-    async def callback(self, interaction: discord.Interaction[MastermindBot]) -> None:
-        await _flows().stop_solve(interaction, self.game_id)
 
 
 def solve_view(game: SolveGame) -> discord.ui.View | None:
