@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any, ParamSpec
 import discord
 
 from bot.engine import game as rules
-from bot.engine.codes import Code, CodeError
+from bot.engine.codes import Code, CodeError, CodeSpace
 from bot.engine.game import (
     GameOver,
     NoActiveGame,
@@ -191,15 +191,7 @@ async def _apply_guess(
 @guarded
 async def guess_command(interaction: Interaction, code: str) -> None:
     """`/mastermind guess`: a visible line, then the board edited in place."""
-    bot = interaction.client
-    game, outcome = await _apply_guess(interaction, code, None)
-    line = _guess_line(game, outcome, interaction.user.id)
-    await interaction.response.send_message(line)
-    await refresh_board(bot, game)
-    if outcome.status is Status.WON:
-        note = await _knuth_note(bot, game, outcome)
-        if note:
-            await interaction.edit_original_response(content=line + note)
+    await _guess_and_report(interaction, None, code, edit_picker=False)
 
 
 @guarded
@@ -224,7 +216,7 @@ async def open_picker(interaction: Interaction, game_id: int) -> None:
     )
 
 
-def _picker_text(space: Any, chosen: list[int | None]) -> str:
+def _picker_text(space: CodeSpace, chosen: list[int | None]) -> str:
     shown = "".join("❔" if c is None else space.palette[c].emoji for c in chosen)
     return f"Pick a colour for each peg, then submit. Your guess: {shown}"
 
@@ -250,13 +242,14 @@ async def submit_pick(interaction: Interaction, game_id: int) -> None:
     if missing:
         raise CodeError(f"Pick a colour for peg {', '.join(missing)} first.")
     code = tuple(c for c in chosen if c is not None)
-    await _guess_from_component(interaction, game_id, code, edit_picker=True)
+    await _guess_and_report(interaction, game_id, code, edit_picker=True)
 
 
-async def _guess_from_component(
-    interaction: Interaction, game_id: int, code: str | Code, edit_picker: bool
+async def _guess_and_report(
+    interaction: Interaction, game_id: int | None, code: str | Code, edit_picker: bool
 ) -> None:
-    """A guess from the picker or the modal: the picker closes, the line is public."""
+    """Apply a guess, post its public line (closing the picker it came from, if any), edit the
+    board, and add Knuth's count to the line on a win."""
     bot = interaction.client
     game, outcome = await _apply_guess(interaction, code, game_id)
     line = _guess_line(game, outcome, interaction.user.id)
@@ -278,7 +271,7 @@ async def _guess_from_component(
 @guarded
 async def on_modal_submit(interaction: Interaction, game_id: int) -> None:
     code = _modal_value(interaction.data or {}, components.CODE_FIELD_ID)
-    await _guess_from_component(interaction, game_id, code or "", edit_picker=False)
+    await _guess_and_report(interaction, game_id, code or "", edit_picker=False)
 
 
 def _modal_value(data: Any, custom_id: str) -> str | None:

@@ -53,6 +53,15 @@ _SEPARATORS = re.compile(r"[\s,;|/\-_.+]+")
 _VARIATION_SELECTOR = "\ufe0f"
 
 
+def colour_counts(codes: np.ndarray, colours: int) -> np.ndarray:
+    """How many pegs of each colour every row of `codes` has: shape (n, colours), uint8."""
+    counts = np.zeros((codes.shape[0], colours), dtype=np.uint8)
+    rows = np.arange(codes.shape[0])
+    for p in range(codes.shape[1]):
+        counts[rows, codes[:, p]] += 1  # one position at a time: no repeated (row, col)
+    return counts
+
+
 class CodeError(ValueError):
     """A code a player wrote cannot be used; the message says what to fix."""
 
@@ -166,11 +175,7 @@ class CodeSpace:
     @cached_property
     def counts(self) -> np.ndarray:
         """How many pegs of each colour every code has: shape (size, colours), uint8."""
-        counts = np.zeros((self.size, self.colours), dtype=np.uint8)
-        rows = np.arange(self.size)
-        for p in range(self.pegs):
-            counts[rows, self.codes[:, p]] += 1  # one position at a time: no repeated (row, col)
-        return counts
+        return colour_counts(self.codes, self.colours)
 
     # --- parsing ---------------------------------------------------------------------------
 

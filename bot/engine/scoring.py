@@ -20,7 +20,7 @@ from functools import cached_property
 
 import numpy as np
 
-from bot.engine.codes import Code, CodeSpace
+from bot.engine.codes import Code, CodeSpace, colour_counts
 
 FULL_TABLE_LIMIT = 8192
 """Spaces up to this many codes keep an N x N uint8 table (8192 codes: 64 MiB)."""
@@ -57,17 +57,9 @@ def score_against(space: CodeSpace, guess: Code, codes: np.ndarray) -> np.ndarra
     guess_row = np.asarray(guess, dtype=np.uint8)
     black = (codes == guess_row).sum(axis=1, dtype=np.uint8)
     guess_counts = np.bincount(guess_row, minlength=space.colours).astype(np.uint8)
-    counts = _counts_of(codes, space.colours)
+    counts = colour_counts(codes, space.colours)
     hits = np.minimum(counts, guess_counts).sum(axis=1, dtype=np.uint8)
     return (black * np.uint8(space.pegs) + hits).astype(np.uint8)
-
-
-def _counts_of(codes: np.ndarray, colours: int) -> np.ndarray:
-    counts = np.zeros((codes.shape[0], colours), dtype=np.uint8)
-    rows = np.arange(codes.shape[0])
-    for p in range(codes.shape[1]):
-        counts[rows, codes[:, p]] += 1
-    return counts
 
 
 class Scorer:

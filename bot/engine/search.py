@@ -20,6 +20,7 @@ from __future__ import annotations
 import math
 import time
 from collections import OrderedDict
+from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import cached_property
 
@@ -63,6 +64,14 @@ class SearchLimits:
     time_budget: float = 2.0
     guess_pool: int = 4096
     target_sample: int = 2048
+
+
+def colour_mask(codes: Iterable[Iterable[int]], mask: int = 0) -> int:
+    """`mask` plus a bit for every colour the codes use: the search's `used_colours`."""
+    for code in codes:
+        for colour in code:
+            mask |= 1 << int(colour)
+    return mask
 
 
 def check_size(space: CodeSpace) -> None:

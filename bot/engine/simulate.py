@@ -23,7 +23,7 @@ import numpy as np
 
 from bot.engine.codes import Code, CodeError, CodeSpace
 from bot.engine.scoring import decode
-from bot.engine.search import SearchLimits, TooLarge
+from bot.engine.search import SearchLimits, TooLarge, colour_mask
 from bot.engine.solver import Solver, history_seed
 from bot.engine.strategies import STRATEGIES, get_strategy
 
@@ -97,11 +97,6 @@ class TreeWalker:
         plain = [(self.space.code_at(g), decode(pegs, fb)) for g, fb in history]
         return history_seed(self.solver.seed, plain)
 
-    def _used_after(self, used: int, guess: int) -> int:
-        for colour in self.space.codes[guess]:
-            used |= 1 << int(colour)
-        return used
-
     def sweep(self) -> Counter[int]:
         """Guess counts for every secret."""
         distribution: Counter[int] = Counter()
@@ -122,7 +117,7 @@ class TreeWalker:
             order = np.argsort(feedback, kind="stable")
             ordered = feedback[order]
             bounds = [0, *(np.flatnonzero(ordered[1:] != ordered[:-1]) + 1).tolist(), len(order)]
-            next_used = self._used_after(used, guess)
+            next_used = colour_mask([self.space.codes[guess]], used)
             for start, end in itertools.pairwise(bounds):
                 answer = int(ordered[start])
                 if answer == self.win:
@@ -144,7 +139,7 @@ class TreeWalker:
                 return depth
             candidates = candidates[self.scorer.against(guess, candidates) == answer]
             history = (*history, (guess, answer))
-            used = self._used_after(used, guess)
+            used = colour_mask([self.space.codes[guess]], used)
         raise RuntimeError("the strategy stopped making progress")
 
 

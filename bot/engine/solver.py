@@ -13,8 +13,8 @@ from functools import lru_cache
 import numpy as np
 
 from bot.engine.codes import Code, CodeError, CodeSpace
-from bot.engine.scoring import encode
-from bot.engine.search import SearchContext, SearchLimits
+from bot.engine.scoring import encode, score
+from bot.engine.search import SearchContext, SearchLimits, colour_mask
 from bot.engine.strategies import DEFAULT_STRATEGY, get_strategy
 
 Answer = tuple[int, int]
@@ -100,10 +100,7 @@ class Solver:
         candidates = self.candidates(history)
         if not history:
             return Move(self.first_guess(), len(candidates))
-        used = 0
-        for guess, _ in history:
-            for colour in guess:
-                used |= 1 << colour
+        used = colour_mask(guess for guess, _ in history)
         index = self.context.best_guess(
             self.strategy, candidates, used, history_seed(self.seed, history), self.limits
         )
@@ -112,8 +109,6 @@ class Solver:
 
 def solve_secret(solver: Solver, secret: Code, max_guesses: int = 50) -> list[Code]:
     """Play a whole game against a known secret; the guesses made, the last one winning."""
-    from bot.engine.scoring import score
-
     history: list[tuple[Code, Answer]] = []
     while len(history) < max_guesses:
         guess = solver.next_move(history).guess
