@@ -4,15 +4,13 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import hashlib
-import json
 import logging
 from datetime import timedelta
 
 import discord
 from discord.ext import commands
 
-from bot import flows
+from bot import flows, sync
 from bot.config import Settings
 from bot.solver_pool import SolverPool
 from bot.store import Store
@@ -21,8 +19,8 @@ from bot.ui.errors import on_app_command_error
 
 log = logging.getLogger(__name__)
 
-COMMANDS_HASH_KEY = "commands_hash"
 EXPIRY_CHECK_SECONDS = 600
+SHUTDOWN_GRACE_SECONDS = 10.0
 
 
 class MastermindBot(commands.AutoShardedBot):
@@ -31,7 +29,7 @@ class MastermindBot(commands.AutoShardedBot):
     store: Store
     solver: SolverPool
 
-    def __init__(self, settings: Settings) -> None:
+    def __init__(self, settings: Settings, store: Store | None = None) -> None:
         intents = discord.Intents.none()
         intents.guilds = True
         super().__init__(
@@ -41,10 +39,15 @@ class MastermindBot(commands.AutoShardedBot):
             allowed_mentions=discord.AllowedMentions.none(),
         )
         self.settings = settings
+        if store is not None:
+            self.store = store
+        self.in_flight: set[asyncio.Task[object]] = set()
+        """Interaction handlers still running; `close` lets them finish before the store shuts."""
         self._expiry: asyncio.Task[None] | None = None
 
     async def setup_hook(self) -> None:
-        self.store = await Store.open(self.settings.database_path)
+        if not hasattr(self, "store"):
+            self.store = await Store.open(self.settings.database_path)
         self.solver = SolverPool(self.settings.solver_workers, self.settings.solver_time_budget)
         await self.solver.warm_up()
         from bot.cogs.mastermind import Mastermind
@@ -56,20 +59,8 @@ class MastermindBot(commands.AutoShardedBot):
         self._expiry = asyncio.create_task(self._expire_forever(), name="expire-stale-games")
 
     async def sync_commands(self) -> None:
-        """Sync globally only when the command tree changed; the dev guild always syncs."""
-        payload = [command.to_dict(self.tree) for command in self.tree.get_commands()]
-        digest = hashlib.sha256(json.dumps(payload, sort_keys=True).encode()).hexdigest()
-        if await self.store.get_meta(COMMANDS_HASH_KEY) != digest:
-            synced = await self.tree.sync()
-            await self.store.set_meta(COMMANDS_HASH_KEY, digest)
-            log.info("synced %d global commands", len(synced))
-        else:
-            log.info("command tree unchanged; global sync skipped")
-        if self.settings.dev_guild_id is not None:
-            guild = discord.Object(id=self.settings.dev_guild_id)
-            self.tree.copy_global_to(guild=guild)
-            synced = await self.tree.sync(guild=guild)
-            log.info("synced %d commands to the development guild", len(synced))
+        """Sync only when the application, scope or tree changed since the last sync."""
+        await sync.sync_at_start(self.tree, self.store, self.settings.dev_guild_id)
 
     async def on_ready(self) -> None:
         log.info("ready as %s in %d servers", self.user, len(self.guilds))
@@ -101,28 +92,29 @@ class MastermindBot(commands.AutoShardedBot):
                 log.exception("expiring stale games failed; will retry")
             await asyncio.sleep(EXPIRY_CHECK_SECONDS)
 
+    _shutdown: asyncio.Task[None] | None = None
+
     async def close(self) -> None:
+        """Stop in order: the expiry pass, running handlers (up to SHUTDOWN_GRACE_SECONDS), the
+        Discord connection, the database, the solver workers. Safe to call more than once."""
+        if self._shutdown is None:
+            self._shutdown = asyncio.create_task(self._close_in_order(), name="bot-close")
+        await asyncio.shield(self._shutdown)
+
+    async def _close_in_order(self) -> None:
         if self._expiry is not None:
             self._expiry.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await self._expiry
+        deadline = asyncio.get_running_loop().time() + SHUTDOWN_GRACE_SECONDS
+        while self.in_flight:
+            left = deadline - asyncio.get_running_loop().time()
+            if left <= 0:
+                log.warning("closing with %d interaction(s) still running", len(self.in_flight))
+                break
+            await asyncio.wait(set(self.in_flight), timeout=left)
         await super().close()
         if hasattr(self, "store"):
             await self.store.close()
         if hasattr(self, "solver"):
             self.solver.shutdown()
-
-
-def run(settings: Settings) -> int:
-    """Run the bot until it is stopped; returns the process exit code."""
-    discord.utils.setup_logging(level=getattr(logging, settings.log_level), root=True)
-    bot = MastermindBot(settings)
-    try:
-        bot.run(settings.token, log_handler=None)
-    except discord.LoginFailure:
-        log.error("Discord refused the token: check DISCORD_TOKEN in your .env.")
-        return 1
-    except discord.PrivilegedIntentsRequired:
-        log.error("This bot needs no privileged intents; turn them off in the portal.")
-        return 1
-    return 0

@@ -15,6 +15,8 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import errno
+import fcntl
 import logging
 import os
 import sqlite3
@@ -43,9 +45,12 @@ from bot.engine.game import (
 )
 
 log = logging.getLogger(__name__)
+# aiosqlite logs every statement with its parameters at DEBUG, a play game's secret among them.
+logging.getLogger("aiosqlite").setLevel(logging.INFO)
 
 DEFAULT_PATH = Path("mastermind.db")
-BUSY_TIMEOUT_SECONDS = 10.0
+BUSY_TIMEOUT_SECONDS = 2.0
+"""How long a write waits for the database: short enough to answer inside Discord's 3 s."""
 
 T = TypeVar("T")
 OutcomeT = TypeVar("OutcomeT")
@@ -117,6 +122,25 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
         BEGIN SELECT RAISE(ABORT, 'moves are append-only'); END
         """,
     ),
+    (  # 3: the board is a column of its game; every move names the input that made it
+        "ALTER TABLE games ADD COLUMN board_channel_id INTEGER",
+        "ALTER TABLE games ADD COLUMN board_message_id INTEGER",
+        # The game version the board last showed; -1: never drawn, redraw at the next start.
+        "ALTER TABLE games ADD COLUMN rendered_version INTEGER NOT NULL DEFAULT -1",
+        """
+        UPDATE games SET
+            board_channel_id = CAST(substr(m.value, 1, instr(m.value, ':') - 1) AS INTEGER),
+            board_message_id = CAST(substr(m.value, instr(m.value, ':') + 1) AS INTEGER),
+            rendered_version = CASE WHEN games.status = 'active' THEN -1 ELSE games.version END
+        FROM meta AS m WHERE m.key = 'board:' || games.id
+        """,
+        "UPDATE games SET rendered_version = version WHERE board_message_id IS NULL",
+        "DELETE FROM meta WHERE key LIKE 'board:%'",
+        "CREATE INDEX games_boards_behind ON games (id) WHERE rendered_version < version",
+        # The interaction (or picker, or modal) that made a move: one move per input, ever.
+        "ALTER TABLE moves ADD COLUMN source TEXT",
+        "CREATE UNIQUE INDEX moves_once_per_source ON moves (source) WHERE source IS NOT NULL",
+    ),
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 
@@ -138,12 +162,15 @@ _RECORD_COLUMNS = (
     "version",
 )
 _INSERT_GAME = (
-    f"INSERT INTO games ({', '.join(_RECORD_COLUMNS)}, created_at, last_move_at) "
-    f"VALUES ({', '.join(':' + c for c in _RECORD_COLUMNS)}, :now, :now)"
+    f"INSERT INTO games ({', '.join(_RECORD_COLUMNS)}, created_at, last_move_at, "
+    "board_channel_id, board_message_id) "
+    f"VALUES ({', '.join(':' + c for c in _RECORD_COLUMNS)}, :now, :now, "
+    ":board_channel_id, :board_message_id)"
 )
 _INSERT_MOVE = (
-    "INSERT INTO moves (game_id, move_no, kind, player_id, code, black, white, created_at) "
-    "VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
+    "INSERT INTO moves "
+    "(game_id, move_no, kind, player_id, code, black, white, created_at, source) "
+    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"
 )
 _STATS = """
     SELECT m.player_id AS user_id,
@@ -157,8 +184,40 @@ _STATS = """
 """
 
 
-class SchemaError(RuntimeError):
+class StoreUnavailable(RuntimeError):
+    """The database cannot be used at all (unreadable, read-only, corrupt, locked by another
+    bot process). `str(error)` is one line naming the file and what to do."""
+
+
+class SchemaError(StoreUnavailable):
     """The database file cannot be used by this version of the bot."""
+
+
+class StoreBusy(RuntimeError):
+    """The database stayed locked past the bound; nothing was written."""
+
+    def __init__(self) -> None:
+        super().__init__(
+            "The game database is busy right now, so that was not recorded. "
+            "Please try again in a moment."
+        )
+
+
+class AlreadyApplied(RuntimeError):
+    """This input already made a move (a double click, a resubmitted modal, a retry)."""
+
+    def __init__(self, game_id: int, move_no: int) -> None:
+        self.game_id, self.move_no = game_id, move_no
+        super().__init__("That was already counted: it is on the board once.")
+
+
+@dataclass(frozen=True)
+class Board:
+    """Where a game's board message is, and which game version it last showed."""
+
+    channel_id: int
+    message_id: int
+    rendered_version: int
 
 
 @dataclass(frozen=True)
@@ -196,10 +255,13 @@ class Store:
         *,
         clock: Callable[[], datetime] | None = None,
         busy_timeout: float = BUSY_TIMEOUT_SECONDS,
+        exclusive: bool = False,
     ) -> None:
         self.path = Path(path)
         self._clock = clock or _utc_now
         self._busy_timeout = busy_timeout
+        self._exclusive = exclusive
+        self._lock_file: int | None = None
         self._db: Db | None = None
         self._lock = asyncio.Lock()
         self._running: set[asyncio.Task[Any]] = set()  # strong references to shielded work
@@ -211,14 +273,39 @@ class Store:
         *,
         clock: Callable[[], datetime] | None = None,
         busy_timeout: float = BUSY_TIMEOUT_SECONDS,
+        exclusive: bool = False,
     ) -> Store:
-        store = cls(path, clock=clock, busy_timeout=busy_timeout)
+        """Open (and migrate) the file. `exclusive`: this process is the bot, and no other bot
+        process may use the file at the same time (it would answer every click twice)."""
+        store = cls(path, clock=clock, busy_timeout=busy_timeout, exclusive=exclusive)
         await store.connect()
         return store
 
     async def connect(self) -> None:
-        """Open the file, set durability and locking pragmas, and migrate the schema."""
-        db = await aiosqlite.connect(self.path, isolation_level=None, timeout=self._busy_timeout)
+        """Open the file, set durability and locking pragmas, and migrate the schema.
+
+        Anything that makes the file unusable raises StoreUnavailable with one line naming it.
+        """
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+        except OSError as error:
+            raise StoreUnavailable(
+                f"cannot create the folder of database {self.path}: {error.strerror or error}; "
+                "set DATABASE_PATH to a file in a folder the bot can write to."
+            ) from error
+        if self.path.is_dir():
+            raise StoreUnavailable(
+                f"database {self.path} is a folder; set DATABASE_PATH to a file path."
+            )
+        if self._exclusive:
+            self._lock_file = _claim(self.path)
+        try:
+            db = await aiosqlite.connect(
+                self.path, isolation_level=None, timeout=self._busy_timeout
+            )
+        except sqlite3.Error as error:
+            self._release()
+            raise _unusable(self.path, error) from error
         try:
             db.row_factory = sqlite3.Row
             await db.execute_fetchall(f"PRAGMA busy_timeout = {int(self._busy_timeout * 1000)}")
@@ -229,8 +316,11 @@ class Store:
             await db.execute_fetchall("PRAGMA synchronous = FULL")
             await db.execute_fetchall("PRAGMA foreign_keys = ON")
             await _migrate(db, self.path)
-        except BaseException:
+        except BaseException as error:
             await db.close()
+            self._release()
+            if isinstance(error, sqlite3.Error):
+                raise _unusable(self.path, error) from error
             raise
         self._db = db
 
@@ -239,6 +329,12 @@ class Store:
             async with self._lock:
                 db, self._db = self._db, None
                 await db.close()
+        self._release()
+
+    def _release(self) -> None:
+        if self._lock_file is not None:
+            os.close(self._lock_file)  # closing the descriptor drops the flock
+            self._lock_file = None
 
     async def __aenter__(self) -> Self:
         if self._db is None:
@@ -250,13 +346,30 @@ class Store:
 
     # --- games ---------------------------------------------------------------------------
 
-    async def start(self, game: G) -> G:
-        """Store a new game and return it with its id; one active game per channel."""
+    async def start(
+        self,
+        game: G,
+        *,
+        board: tuple[int, int] | None = None,
+        source: str | None = None,
+    ) -> G:
+        """Store a new game and return it with its id; one active game per channel.
+
+        `board` (channel id, message id) is where its board is posted, written in the same
+        transaction so no crash leaves a game without one. `source` marks the first move (a
+        solve game's opening guess) with the interaction that made it.
+        """
         if game.id is not None or game.is_over:
             raise ValueError("only a new, active game can be started")
 
         async def work(db: Db, now: str) -> G:
-            record = {**game.to_record(), "now": now}
+            channel, message = board or (None, None)
+            record = {
+                **game.to_record(),
+                "now": now,
+                "board_channel_id": channel,
+                "board_message_id": message,
+            }
             try:
                 async with db.execute(_INSERT_GAME, record) as cursor:
                     game_id = cursor.lastrowid
@@ -270,7 +383,7 @@ class Store:
                     raise GameAlreadyActive() from None
                 raise GameAlreadyActive(current[0][0].id, current[0][0].kind) from None
             stored = replace(game, id=game_id)
-            await _insert_moves(db, stored, 0, now)
+            await _insert_moves(db, stored, 0, now, source)
             return stored
 
         return _public(await self._transaction(work, write=True))
@@ -282,17 +395,22 @@ class Store:
         channel_id: int | None = None,
         game_id: int | None = None,
         expected_version: int | None = None,
+        source: str | None = None,
     ) -> tuple[Game, OutcomeT]:
         """Load a game, apply one pure transition and save it, all in one transaction.
 
         By `channel_id`: the channel's active game, or NoActiveGame. By `game_id` (what a
         button or a guess parsed against a known board should use): that game, or GameOver
         once it has ended. `expected_version` refuses a move based on an older board.
+        `source` names the input that made the move (an interaction, a picker, a modal);
+        a second move from the same source raises AlreadyApplied and writes nothing.
         """
         if (channel_id is None) == (game_id is None):
             raise TypeError("give exactly one of channel_id and game_id")
 
         async def work(db: Db, now: str) -> tuple[Game, OutcomeT]:
+            if source is not None:
+                await _refuse_repeat(db, source)
             if channel_id is not None:
                 found = await _fetch(
                     db, "channel_id = ? AND status = 'active'", (channel_id,), with_secret=True
@@ -309,7 +427,7 @@ class Store:
             if expected_version is not None and game.version != expected_version:
                 raise StaleGame()
             new, outcome = transition(game)
-            await _save(db, game, new, now)
+            await _save(db, game, new, now, source)
             return new, outcome
 
         new, outcome = await self._transaction(work, write=True)
@@ -328,21 +446,78 @@ class Store:
         return found[0][0] if found else None
 
     async def expire_stale(self, older_than: timedelta) -> list[Game]:
-        """Abandon (as timed out) every active game with no move for `older_than`."""
+        """Abandon (as timed out) every active game with no move for `older_than`.
 
-        async def work(db: Db, now: str) -> list[Game]:
-            cutoff = _iso(datetime.fromisoformat(now) - older_than)
-            found = await _fetch(
-                db, "status = 'active' AND last_move_at < ?", (cutoff,), with_secret=True
+        Each game is its own transaction: a row that cannot be read is logged and skipped, and
+        the others still end.
+        """
+        cutoff = _iso(self._clock() - older_than)
+        rows = await self._read(
+            lambda db: db.execute_fetchall(
+                "SELECT id FROM games WHERE status = 'active' AND last_move_at < ? ORDER BY id",
+                (cutoff,),
             )
-            expired = []
-            for game, _ in found:
-                new, _outcome = expire(game)
-                await _save(db, game, new, now)
-                expired.append(new)
-            return expired
+        )
+        expired: list[Game] = []
+        for (game_id,) in rows:
+            try:
+                game, _ = await self.apply(expire, game_id=game_id)
+            except (GameOver, StaleGame):
+                continue  # someone moved or ended it meanwhile
+            except Exception:
+                log.exception("game %s could not be expired; skipped", game_id)
+                continue
+            expired.append(game)
+        return expired
 
-        return await self._transaction(work, write=True)
+    # --- boards --------------------------------------------------------------------------
+
+    async def board(self, game_id: int) -> Board | None:
+        """Where the game's board is, or None if it has none (yet)."""
+        rows = await self._read(
+            lambda db: db.execute_fetchall(
+                "SELECT board_channel_id, board_message_id, rendered_version FROM games "
+                "WHERE id = ? AND board_message_id IS NOT NULL",
+                (game_id,),
+            )
+        )
+        return next((Board(*row) for row in rows), None)
+
+    async def move_board(
+        self, game_id: int, channel_id: int, message_id: int, version: int
+    ) -> None:
+        """A new board message (posted again by `/mastermind board`) showing `version`."""
+
+        async def work(db: Db, _now: str) -> None:
+            await db.execute_fetchall(
+                "UPDATE games SET board_channel_id = ?, board_message_id = ?, "
+                "rendered_version = ? WHERE id = ?",
+                (channel_id, message_id, version, game_id),
+            )
+
+        await self._transaction(work, write=True)
+
+    async def mark_rendered(self, game_id: int, version: int) -> None:
+        """The board now shows `version`; an older version never lowers the mark."""
+
+        async def work(db: Db, _now: str) -> None:
+            await db.execute_fetchall(
+                "UPDATE games SET rendered_version = max(rendered_version, ?) WHERE id = ?",
+                (version, game_id),
+            )
+
+        await self._transaction(work, write=True)
+
+    async def boards_behind(self, limit: int = 100) -> list[int]:
+        """Games whose board shows an older version than the stored game, oldest first."""
+        rows = await self._read(
+            lambda db: db.execute_fetchall(
+                "SELECT id FROM games WHERE rendered_version < version "
+                "AND board_message_id IS NOT NULL ORDER BY id LIMIT ?",
+                (limit,),
+            )
+        )
+        return [row[0] for row in rows]
 
     # --- statistics and history ----------------------------------------------------------
 
@@ -432,21 +607,85 @@ class Store:
             raise
 
     async def _locked(self, work: Callable[[Db, str], Awaitable[T]], write: bool) -> T:
-        async with self._lock:
-            if self._db is None:
-                raise RuntimeError("the store is closed")
-            db = self._db
+        try:
+            async with asyncio.timeout(self._busy_timeout):
+                await self._lock.acquire()
+        except TimeoutError:
+            raise StoreBusy() from None
+        try:
+            return await self._locked_work(work, write)
+        finally:
+            self._lock.release()
+
+    async def _locked_work(self, work: Callable[[Db, str], Awaitable[T]], write: bool) -> T:
+        if self._db is None:
+            raise RuntimeError("the store is closed")
+        db = self._db
+        try:
             await db.execute_fetchall("BEGIN IMMEDIATE" if write else "BEGIN")
-            try:
-                result = await work(db, _iso(self._clock()))
-                await db.execute_fetchall("COMMIT")
-            except BaseException:
-                await _rollback(db)
-                raise
-            return result
+        except sqlite3.OperationalError as error:
+            if "locked" in str(error) or "busy" in str(error):
+                raise StoreBusy() from None
+            raise
+        try:
+            result = await work(db, _iso(self._clock()))
+            await db.execute_fetchall("COMMIT")
+        except sqlite3.OperationalError as error:
+            await _rollback(db)
+            if "locked" in str(error) or "busy" in str(error):
+                raise StoreBusy() from None
+            raise
+        except BaseException:
+            await _rollback(db)
+            raise
+        return result
 
 
 # --- helpers -----------------------------------------------------------------------------------
+
+
+def _claim(path: Path) -> int:
+    """Hold an advisory lock beside the file for as long as this process uses it.
+
+    The kernel drops it when the process dies, however it dies, so a crash never leaves it held.
+    """
+    lock_path = path.with_name(path.name + ".lock")
+    try:
+        descriptor = os.open(lock_path, os.O_RDWR | os.O_CREAT, 0o644)
+    except OSError as error:
+        raise StoreUnavailable(
+            f"cannot create {lock_path} beside the database: {error.strerror or error}."
+        ) from error
+    try:
+        fcntl.flock(descriptor, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError as error:
+        holder = os.pread(descriptor, 32, 0).decode(errors="replace").strip() or "unknown"
+        os.close(descriptor)
+        if error.errno not in (errno.EAGAIN, errno.EACCES):
+            raise StoreUnavailable(f"cannot lock {lock_path}: {error.strerror}.") from error
+        raise StoreUnavailable(
+            f"another mastermind-bot process (pid {holder}) is already using {path}: stop it "
+            "first, or give this one its own DATABASE_PATH."
+        ) from None
+    os.ftruncate(descriptor, 0)
+    os.pwrite(descriptor, f"{os.getpid()}\n".encode(), 0)
+    return descriptor
+
+
+def _unusable(path: Path, error: sqlite3.Error) -> StoreUnavailable:
+    """One line that names the file, what is wrong with it and what to do."""
+    text = str(error).lower()
+    if "readonly" in text or "read-only" in text:
+        why = "is read-only: give the bot write access to the file and its folder"
+    elif "not a database" in text or "malformed" in text or "corrupt" in text:
+        why = "is not a mastermind-bot database or is damaged: restore a backup or move it aside"
+    elif "unable to open" in text:
+        why = "cannot be opened: check that its folder exists and the bot may write there"
+    elif "locked" in text or "busy" in text:
+        why = "is locked by another program: close it and start again"
+    else:
+        why = f"cannot be used ({error})"
+    return StoreUnavailable(f"database {path} {why}.")
 
 
 async def _migrate(db: Db, path: Path) -> None:
@@ -463,6 +702,8 @@ async def _migrate(db: Db, path: Path) -> None:
             for statement in MIGRATIONS[number]:
                 await db.execute_fetchall(statement)
             await db.execute_fetchall(f"PRAGMA user_version = {number + 1}")
+        # Always one write, so a read-only file is refused now rather than at the first move.
+        await db.execute_fetchall(f"PRAGMA user_version = {SCHEMA_VERSION}")
         await db.execute_fetchall("COMMIT")
     except BaseException:
         await _rollback(db)
@@ -513,13 +754,21 @@ async def _fetch(
     return [(game_from_record(dict(row), moves[row["id"]]), row) for row in rows]
 
 
-async def _save(db: Db, old: Game, new: Game, now: str) -> None:
+async def _refuse_repeat(db: Db, source: str) -> None:
+    rows = await db.execute_fetchall(
+        "SELECT game_id, move_no FROM moves WHERE source = ?", (source,)
+    )
+    for game_id, move_no in rows:
+        raise AlreadyApplied(game_id, move_no)
+
+
+async def _save(db: Db, old: Game, new: Game, now: str, source: str | None = None) -> None:
     """Write what a transition appended: new move rows, then the game row's copies."""
     if replace(new, log=old.log) != old or new.log[: len(old.log)] != old.log:
         raise ValueError("a transition may only append moves to the game it was given")
     if new.version == old.version:
         return
-    await _insert_moves(db, new, old.version, now)
+    await _insert_moves(db, new, old.version, now, source)
     async with db.execute(
         "UPDATE games SET status = ?, winner_id = ?, version = ?, last_move_at = ?, "
         "finished_at = ? WHERE id = ? AND version = ?",
@@ -537,9 +786,12 @@ async def _save(db: Db, old: Game, new: Game, now: str) -> None:
             raise StaleGame()
 
 
-async def _insert_moves(db: Db, game: Game, start: int, now: str) -> None:
+async def _insert_moves(
+    db: Db, game: Game, start: int, now: str, source: str | None = None
+) -> None:
+    """Append the log from `start`; the first new row carries the source that made them."""
     rows = [
-        (game.id, number, *_move_values(move), now)
+        (game.id, number, *_move_values(move), now, source if number == start + 1 else None)
         for number, move in enumerate(game.log[start:], start=start + 1)
     ]
     if rows:

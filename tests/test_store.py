@@ -29,7 +29,7 @@ from bot.engine.game import (
     guess,
     undo,
 )
-from bot.store import SCHEMA_VERSION, PlayerStats, Store
+from bot.store import BUSY_TIMEOUT_SECONDS, SCHEMA_VERSION, PlayerStats, Store
 from tests.store_helpers import ALICE, BOB, CAROL, CHANNEL, GUILD, SECRET, Clock, play, query, solve
 
 
@@ -49,7 +49,11 @@ async def test_file_settings_and_schema(store: Store) -> None:
     assert query(store.path, "PRAGMA user_version") == [(SCHEMA_VERSION,)]
     db = store._db
     assert db is not None
-    for pragma, value in (("synchronous", 2), ("foreign_keys", 1), ("busy_timeout", 10_000)):
+    for pragma, value in (
+        ("synchronous", 2),
+        ("foreign_keys", 1),
+        ("busy_timeout", int(BUSY_TIMEOUT_SECONDS * 1000)),
+    ):
         assert [tuple(row) for row in await db.execute_fetchall(f"PRAGMA {pragma}")] == [(value,)]
 
 
