@@ -1,23 +1,10 @@
-"""`python -m bot`: load settings, set up logging, run the bot."""
+"""`python -m bot`: the same command line as the `mastermind-bot` script (see bot/cli.py)."""
 
 from __future__ import annotations
 
 import sys
 
-from bot.config import ConfigError, Settings
-
-
-def main() -> int:
-    """Entry point returning the exit code; a configuration error is one line, no traceback."""
-    try:
-        settings = Settings.from_env()
-    except ConfigError as error:
-        print(f"mastermind-bot: {error}", file=sys.stderr)
-        return 2
-    from bot.app import run
-
-    return run(settings)
-
+from bot.cli import main
 
 if __name__ == "__main__":
     sys.exit(main())

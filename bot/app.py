@@ -10,7 +10,7 @@ from datetime import timedelta
 import discord
 from discord.ext import commands
 
-from bot import flows, sync
+from bot import boards, flows, sync
 from bot.config import Settings
 from bot.solver_pool import SolverPool
 from bot.store import Store
@@ -72,24 +72,33 @@ class MastermindBot(commands.AutoShardedBot):
         custom_id = (interaction.data or {}).get("custom_id", "")
         match = components.CODE_MODAL_PATTERN.fullmatch(str(custom_id))
         if match is not None:
-            await flows.on_modal_submit(interaction, int(match["game"]))
+            nonce = int(match["nonce"]) if match["nonce"] else None
+            await flows.on_modal_submit(interaction, int(match["game"]), nonce)
 
     async def expire_stale_games(self, older_than: timedelta) -> int:
-        """End the games nobody touched for `older_than`; their boards show the secret."""
+        """End the games nobody touched for `older_than`; their boards show the secret.
+
+        Each game ends on its own and each board is redrawn on its own: one that fails is
+        logged, stays marked as behind, and is retried by the next pass.
+        """
         expired = await self.store.expire_stale(older_than)
         for game in expired:
-            await flows.refresh_board(self, game)
+            if game.id is not None:
+                await boards.refresh(self, game.id)
         if expired:
             log.info("ended %d game(s) nobody played for %s", len(expired), older_than)
         return len(expired)
 
     async def _expire_forever(self) -> None:
+        """At start and then every EXPIRY_CHECK_SECONDS: boards that fell behind their games
+        (a crash, a refused edit) are redrawn, and stale games end."""
         timeout = timedelta(hours=self.settings.game_timeout_hours)
         while not self.is_closed():
-            try:
-                await self.expire_stale_games(timeout)
-            except Exception:
-                log.exception("expiring stale games failed; will retry")
+            for chore in (boards.reconcile(self), self.expire_stale_games(timeout)):
+                try:
+                    await chore
+                except Exception:
+                    log.exception("a background pass failed; will retry")
             await asyncio.sleep(EXPIRY_CHECK_SECONDS)
 
     _shutdown: asyncio.Task[None] | None = None

@@ -15,6 +15,32 @@ class ConfigError(Exception):
 
 
 @dataclass(frozen=True)
+class SettingHelp:
+    """One variable the bot reads: `--help`, `.env.example` and the README list the same ones."""
+
+    name: str
+    default: str
+    meaning: str
+
+
+SETTINGS: tuple[SettingHelp, ...] = (
+    SettingHelp("DISCORD_TOKEN", "(required)", "The bot token. Never logged."),
+    SettingHelp("DATABASE_PATH", "mastermind.db", "The SQLite file holding every game."),
+    SettingHelp(
+        "DEV_GUILD_ID",
+        "(none)",
+        "A server id: commands are synced to that server only, instantly (development).",
+    ),
+    SettingHelp("SOLVER_WORKERS", "1", "Solver worker processes (1-64)."),
+    SettingHelp("SOLVER_TIME_BUDGET", "2", "Seconds the solver may spend on one guess (0.1-60)."),
+    SettingHelp(
+        "GAME_TIMEOUT_HOURS", "24", "Hours without a move before a game ends, secret revealed."
+    ),
+    SettingHelp("LOG_LEVEL", "INFO", "DEBUG, INFO, WARNING, ERROR or CRITICAL."),
+)
+
+
+@dataclass(frozen=True)
 class Settings:
     """Everything the bot reads from its environment. The token never appears in repr."""
 
@@ -62,8 +88,10 @@ def _optional_int(environ: Mapping[str, str], name: str) -> int | None:
     raw = environ.get(name, "").strip()
     if not raw:
         return None
-    if not raw.isdigit():
-        raise ConfigError(f"{name} must be a numeric Discord id, got {raw!r}.")
+    if not raw.isdigit() or int(raw) == 0:
+        raise ConfigError(
+            f"{name} must be a numeric Discord id (a server's Copy Server ID), got {raw!r}."
+        )
     return int(raw)
 
 
@@ -99,7 +127,8 @@ _LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
 
 
 def _log_level(environ: Mapping[str, str]) -> str:
-    level = environ.get("LOG_LEVEL", "").strip().upper() or "INFO"
+    raw = environ.get("LOG_LEVEL", "").strip()
+    level = raw.upper() or "INFO"
     if level not in _LEVELS:
-        raise ConfigError(f"LOG_LEVEL must be one of {', '.join(_LEVELS)}, got {level!r}.")
+        raise ConfigError(f"LOG_LEVEL must be one of {', '.join(_LEVELS)}, got {raw!r}.")
     return level

@@ -1,23 +1,35 @@
-"""What happens when a player acts, shared by slash commands and buttons.
+"""What happens when a player acts, shared by slash commands, buttons, selects and modals.
 
-Each flow loads from the store, applies one pure transition through `Store.apply` (solver work
-runs in the worker pool *before*, never inside the transaction), then renders. Failures of any
-kind become an ephemeral reply through `guarded`; nothing is half-applied, because the store's
-transaction is the only write.
+Every flow follows one order:
+
+1. **Where**: a flow that names a game by id first checks that the game belongs to the
+   interaction's guild and channel (`game_here`); nothing a client sends is trusted.
+2. **Before the commit**: everything that can fail (parsing, the rules' dry run, the solver)
+   runs first; a failure is a private, friendly reply and nothing is stored.
+3. **The commit**: one store transaction that also records which input made the move, so a
+   double click, a resubmitted modal or a redelivered interaction never counts twice.
+4. **After the commit**: the move counted, whatever happens next. Failures there (a board edit
+   refused, Discord down, the solver gone) are logged and the player is told the move counted;
+   never "try again". Boards that could not be edited catch up later (`bot.boards`).
 """
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import functools
 import logging
-from collections.abc import Awaitable, Callable
-from typing import TYPE_CHECKING, Any, ParamSpec
+from collections.abc import AsyncIterator, Awaitable, Callable
+from typing import TYPE_CHECKING, ParamSpec
 
 import discord
 
+from bot import boards
 from bot.engine import game as rules
+from bot.engine.answers import possible_answers
 from bot.engine.codes import Code, CodeError, CodeSpace
 from bot.engine.game import (
+    GameError,
     GameOver,
     NoActiveGame,
     NotYourGame,
@@ -27,8 +39,10 @@ from bot.engine.game import (
     Variant,
     WrongGameKind,
 )
+from bot.engine.job_types import NoCodeLeft
 from bot.engine.search import check_size
 from bot.engine.strategies import get_strategy
+from bot.store import AlreadyApplied
 from bot.ui import components, embeds, text
 from bot.ui.errors import reply_error
 
@@ -41,62 +55,69 @@ Interaction = discord.Interaction["MastermindBot"]
 P = ParamSpec("P")
 
 
+class NotHere(GameError):
+    """The interaction names a game of another channel, server or DM (or none at all)."""
+
+    default_message = "That belongs to a game in another channel, so I can't use it here."
+
+
+class BadChoice(GameError):
+    """A select value or custom_id field that no menu of ours offers."""
+
+    default_message = "That choice isn't on the menu. Open a fresh one and pick again."
+
+
 def guarded(flow: Callable[P, Awaitable[None]]) -> Callable[P, Awaitable[None]]:
-    """Any failure in a flow becomes a friendly ephemeral reply to its interaction."""
+    """Any failure in a flow becomes a friendly private reply; the running flow is tracked so a
+    shutdown lets it finish before the store closes."""
 
     @functools.wraps(flow)
     async def wrapper(*args: P.args, **kwargs: P.kwargs) -> None:
+        interaction = args[0]
+        assert isinstance(interaction, discord.Interaction)
+        in_flight: set[asyncio.Task[object]] | None = getattr(interaction.client, "in_flight", None)
+        task = asyncio.current_task()
+        if in_flight is not None and task is not None:
+            in_flight.add(task)
         try:
             await flow(*args, **kwargs)
         except Exception as error:
-            interaction = args[0]
-            assert isinstance(interaction, discord.Interaction)
             await reply_error(interaction, error)
+        finally:
+            if in_flight is not None and task is not None:
+                in_flight.discard(task)
 
     return wrapper
 
 
-# --- boards ------------------------------------------------------------------------------------
+# --- where a game is, and the moment a move counts ---------------------------------------------
 
 
-def _board_key(game_id: int) -> str:
-    return f"board:{game_id}"
-
-
-async def remember_board(
-    bot: MastermindBot, game_id: int, channel_id: int, message_id: int
-) -> None:
-    """The board message of a game, so later moves (even after a restart) can edit it."""
-    await bot.store.set_meta(_board_key(game_id), f"{channel_id}:{message_id}")
-
-
-async def refresh_board(bot: MastermindBot, game: rules.Game) -> None:
-    """Edit a game's board message in place (after moves made elsewhere, or when it ends).
-
-    A deleted board is not an error: `/mastermind board` posts a new one.
-    """
-    if game.id is None:
-        return
-    where = await bot.store.get_meta(_board_key(game.id))
-    if where is None:
-        return
-    channel_id, message_id = (int(part) for part in where.split(":"))
-    message = bot.get_partial_messageable(channel_id).get_partial_message(message_id)
-    if isinstance(game, PlayGame):
-        embed = embeds.play_board(game, game.revealed_secret)
-        view = components.play_view(game)
-    else:
-        embed, view = embeds.solve_board(game, None), components.solve_view(game)
-    try:
-        await message.edit(embed=embed, view=view)
-    except discord.NotFound:
-        log.info("board of game %s was deleted", game.id)
-
-
-async def _load(bot: MastermindBot, game_id: int) -> rules.Game:
+async def game_here(interaction: Interaction, game_id: int) -> rules.Game:
+    """The game `game_id` if it belongs to this interaction's guild and channel (a DM counts
+    as a channel); anything else, including a game that does not exist, is NotHere."""
+    bot = interaction.client
     game = await bot.store.game(game_id)
-    if game is None:
-        raise NoActiveGame()
+    if (
+        game is None
+        or game.channel_id != (interaction.channel_id or 0)
+        or game.guild_id != interaction.guild_id
+    ):
+        log.info(
+            "refused interaction %s: game %s is not in channel %s",
+            interaction.id,
+            game_id,
+            interaction.channel_id,
+        )
+        raise NotHere()
+    board = await bot.store.board(game_id)
+    if board is not None and board.rendered_version < game.version:
+        boards.refresh_soon(bot, game_id)  # a board left behind catches up on any use of it
+    return game
+
+
+async def _load(interaction: Interaction, game_id: int) -> rules.Game:
+    game = await game_here(interaction, game_id)
     if game.is_over:
         raise GameOver()
     return game
@@ -107,6 +128,37 @@ async def _active(bot: MastermindBot, channel_id: int | None) -> rules.Game:
     if game is None:
         raise NoActiveGame()
     return game
+
+
+def _source(interaction: Interaction) -> str:
+    """The input a move comes from: this interaction."""
+    return f"i:{interaction.id}"
+
+
+@contextlib.asynccontextmanager
+async def _committed(interaction: Interaction, what: str) -> AsyncIterator[None]:
+    """Wrap everything after a commit: whatever fails, the player is told `what` counted."""
+    try:
+        yield
+    except Exception:
+        log.warning("after a stored move (interaction %s)", interaction.id, exc_info=True)
+        await _tell_privately(interaction, f"✅ {what} was recorded. The board will catch up.")
+
+
+async def _tell_privately(interaction: Interaction, message: str) -> None:
+    with contextlib.suppress(discord.HTTPException):
+        if interaction.response.is_done():
+            await interaction.followup.send(message, ephemeral=True)
+        else:
+            await interaction.response.send_message(message, ephemeral=True)
+
+
+async def _already_counted(interaction: Interaction, error: AlreadyApplied) -> None:
+    log.info(
+        "interaction %s repeats move %s of game %s", interaction.id, error.move_no, error.game_id
+    )
+    await _tell_privately(interaction, str(error))
+    boards.refresh_soon(interaction.client, error.game_id)
 
 
 def _may_end(interaction: Interaction, game: rules.Game) -> None:
@@ -120,12 +172,40 @@ def _may_end(interaction: Interaction, game: rules.Game) -> None:
         )
 
 
-# --- play --------------------------------------------------------------------------------------
+# --- starting a game: the board's message exists before the game, so both are one write --------
+
+
+async def _refuse_if_taken(bot: MastermindBot, channel_id: int | None) -> None:
+    """Refuse at once, privately, when the channel already has a game."""
+    current = await bot.store.active_game(channel_id or 0)
+    if current is not None:
+        raise rules.GameAlreadyActive(current.id, current.kind)
+
+
+async def _public_placeholder(interaction: Interaction) -> int:
+    """Answer with a public "thinking" message that will become the board; its id."""
+    interaction.extras["public_defer"] = True
+    callback = await interaction.response.defer(thinking=True)
+    message_id = getattr(callback, "message_id", None)
+    if message_id is None:
+        message_id = (await interaction.original_response()).id
+    return int(message_id)
+
+
+async def _start(interaction: Interaction, fresh: rules.Game, board_message_id: int) -> rules.Game:
+    game = await interaction.client.store.start(
+        fresh, board=(fresh.channel_id, board_message_id), source=_source(interaction)
+    )
+    assert game.id is not None
+    interaction.extras["public_answer"] = True
+    log.info("%s game %s started in channel %s", game.kind, game.id, game.channel_id)
+    return game
 
 
 @guarded
 async def start_play(interaction: Interaction, variant: Variant, solo: bool) -> None:
     bot = interaction.client
+    await _refuse_if_taken(bot, interaction.channel_id)
     fresh = rules.new_play_game(
         guild_id=interaction.guild_id,
         channel_id=interaction.channel_id or 0,
@@ -133,14 +213,52 @@ async def start_play(interaction: Interaction, variant: Variant, solo: bool) -> 
         variant=variant,
         solo=solo,
     )
-    game = await bot.store.start(fresh)
+    message_id = await _public_placeholder(interaction)
+    game = await _start(interaction, fresh, message_id)
     assert isinstance(game, PlayGame) and game.id is not None
-    response = await interaction.response.send_message(
-        embed=embeds.play_board(game), view=components.play_view(game)
+    async with _committed(interaction, "The game"):
+        await boards.show(
+            bot,
+            game.id,
+            game.version,
+            lambda: interaction.edit_original_response(
+                embed=embeds.play_board(game), view=components.play_view(game)
+            ),
+        )
+
+
+@guarded
+async def start_solve(interaction: Interaction, variant: Variant, strategy: str) -> None:
+    bot = interaction.client
+    get_strategy(strategy)
+    check_size(variant.space)  # refuse before any work starts
+    await _refuse_if_taken(bot, interaction.channel_id)
+    message_id = await _public_placeholder(interaction)
+    move = await bot.solver.opening(
+        variant.pegs, variant.colours, variant.duplicates, strategy, interaction.id & 0xFFFF
     )
-    if response.message_id is not None:
-        await remember_board(bot, game.id, game.channel_id, response.message_id)
-    log.info("play game %s started in channel %s", game.id, game.channel_id)
+    fresh = rules.new_solve_game(
+        guild_id=interaction.guild_id,
+        channel_id=interaction.channel_id or 0,
+        starter_id=interaction.user.id,
+        first_guess=tuple(move.guess),
+        variant=variant,
+        strategy=strategy,
+    )
+    game = await _start(interaction, fresh, message_id)
+    assert isinstance(game, SolveGame) and game.id is not None
+    async with _committed(interaction, "The game"):
+        await boards.show(
+            bot,
+            game.id,
+            game.version,
+            lambda: interaction.edit_original_response(
+                embed=embeds.solve_board(game, move.remaining), view=components.solve_view(game)
+            ),
+        )
+
+
+# --- play: guesses -----------------------------------------------------------------------------
 
 
 def _guess_line(game: PlayGame, outcome: rules.GuessOutcome, player_id: int) -> str:
@@ -176,28 +294,18 @@ async def _knuth_note(bot: MastermindBot, game: PlayGame, outcome: rules.GuessOu
     return f"\n🧠 Knuth's algorithm would have needed {text.guesses(needed)}."
 
 
-async def _apply_guess(
-    interaction: Interaction, code: str | Code, game_id: int | None
-) -> tuple[PlayGame, rules.GuessOutcome]:
-    bot = interaction.client
-    if game_id is None:
-        game_id = (await _active(bot, interaction.channel_id)).id
-    player = interaction.user.id
-    game, outcome = await bot.store.apply(lambda g: rules.guess(g, player, code), game_id=game_id)
-    assert isinstance(game, PlayGame)
-    return game, outcome
-
-
 @guarded
 async def guess_command(interaction: Interaction, code: str) -> None:
     """`/mastermind guess`: a visible line, then the board edited in place."""
-    await _guess_and_report(interaction, None, code, edit_picker=False)
+    game = await _active(interaction.client, interaction.channel_id)
+    assert game.id is not None
+    await _guess_and_report(interaction, game.id, code, _source(interaction), edit_picker=False)
 
 
 @guarded
 async def open_picker(interaction: Interaction, game_id: int) -> None:
     """The Guess button: a private picker (a select per peg), or a modal for long codes."""
-    game = await _load(interaction.client, game_id)
+    game = await _load(interaction, game_id)
     if not isinstance(game, PlayGame):
         raise WrongGameKind("In this game I guess your code: answer my guesses instead.")
     if game.solo and interaction.user.id != game.starter_id:
@@ -206,7 +314,10 @@ async def open_picker(interaction: Interaction, game_id: int) -> None:
         )
     space = game.variant.space
     if space.pegs > components.PICKER_MAX_PEGS:
-        await interaction.response.send_modal(components.CodeModal(game_id, space))
+        # The modal's id carries this click's id: submitting it twice is one guess.
+        await interaction.response.send_modal(
+            components.CodeModal(game_id, space, nonce=interaction.id)
+        )
         return
     chosen: list[int | None] = [None] * space.pegs
     await interaction.response.send_message(
@@ -221,13 +332,25 @@ def _picker_text(space: CodeSpace, chosen: list[int | None]) -> str:
     return f"Pick a colour for each peg, then submit. Your guess: {shown}"
 
 
+def _colour_choice(space: CodeSpace, values: list[str]) -> int:
+    """The one colour a peg select sent, refused unless our menu offers it."""
+    if len(values) != 1 or not values[0].isdecimal() or len(values[0]) > 2:
+        raise BadChoice()
+    colour = int(values[0])
+    if colour >= space.colours:
+        raise BadChoice()
+    return colour
+
+
 @guarded
-async def pick_peg(interaction: Interaction, game_id: int, peg: int, colour: int) -> None:
-    game = await _load(interaction.client, game_id)
+async def pick_peg(interaction: Interaction, game_id: int, peg: int, values: list[str]) -> None:
+    game = await _load(interaction, game_id)
     space = game.variant.space
-    chosen = components.picked_colours(interaction.message, game_id, space.pegs)
-    if peg < space.pegs:
-        chosen[peg] = colour
+    if peg >= space.pegs:
+        raise BadChoice()
+    colour = _colour_choice(space, values)
+    chosen = components.picked_colours(interaction.message, game_id, space)
+    chosen[peg] = colour
     await interaction.response.edit_message(
         content=_picker_text(space, chosen), view=components.picker_view(game_id, space, chosen)
     )
@@ -235,59 +358,57 @@ async def pick_peg(interaction: Interaction, game_id: int, peg: int, colour: int
 
 @guarded
 async def submit_pick(interaction: Interaction, game_id: int) -> None:
-    game = await _load(interaction.client, game_id)
+    game = await _load(interaction, game_id)
     space = game.variant.space
-    chosen = components.picked_colours(interaction.message, game_id, space.pegs)
+    chosen = components.picked_colours(interaction.message, game_id, space)
     missing = [str(i + 1) for i, c in enumerate(chosen) if c is None]
     if missing:
         raise CodeError(f"Pick a colour for peg {', '.join(missing)} first.")
     code = tuple(c for c in chosen if c is not None)
-    await _guess_and_report(interaction, game_id, code, edit_picker=True)
+    # One picker message makes one guess, however often its Submit is clicked.
+    message = interaction.message
+    source = f"picker:{message.id}" if message is not None else _source(interaction)
+    await _guess_and_report(interaction, game_id, code, source, edit_picker=True)
+
+
+@guarded
+async def on_modal_submit(interaction: Interaction, game_id: int, nonce: int | None) -> None:
+    await _load(interaction, game_id)
+    code = components.modal_value(interaction.data or {}, components.CODE_FIELD_ID)
+    source = f"modal:{nonce}" if nonce is not None else _source(interaction)
+    await _guess_and_report(interaction, game_id, code or "", source, edit_picker=False)
 
 
 async def _guess_and_report(
-    interaction: Interaction, game_id: int | None, code: str | Code, edit_picker: bool
+    interaction: Interaction, game_id: int, code: str | Code, source: str, edit_picker: bool
 ) -> None:
     """Apply a guess, post its public line (closing the picker it came from, if any), edit the
     board, and add Knuth's count to the line on a win."""
     bot = interaction.client
-    game, outcome = await _apply_guess(interaction, code, game_id)
-    line = _guess_line(game, outcome, interaction.user.id)
-    if edit_picker:
-        await interaction.response.edit_message(content="Guess sent. ✅", view=None)
-        message = await interaction.followup.send(line, wait=True)
-    else:
-        await interaction.response.send_message(line)
-        message = None
-    await refresh_board(bot, game)
-    if outcome.status is Status.WON:
-        note = await _knuth_note(bot, game, outcome)
-        if note and message is not None:
-            await message.edit(content=line + note)
-        elif note:
-            await interaction.edit_original_response(content=line + note)
-
-
-@guarded
-async def on_modal_submit(interaction: Interaction, game_id: int) -> None:
-    code = _modal_value(interaction.data or {}, components.CODE_FIELD_ID)
-    await _guess_and_report(interaction, game_id, code or "", edit_picker=False)
-
-
-def _modal_value(data: Any, custom_id: str) -> str | None:
-    """Find a text input's value in a modal submission, whatever rows or labels wrap it."""
-    if isinstance(data, dict):
-        if data.get("custom_id") == custom_id and "value" in data:
-            return str(data["value"])
-        children = [*data.get("components", []), data.get("component")]
-        for child in children:
-            if child is not None and (found := _modal_value(child, custom_id)) is not None:
-                return found
-    elif isinstance(data, list):
-        for child in data:
-            if (found := _modal_value(child, custom_id)) is not None:
-                return found
-    return None
+    player = interaction.user.id
+    try:
+        game, outcome = await bot.store.apply(
+            lambda g: rules.guess(g, player, code), game_id=game_id, source=source
+        )
+    except AlreadyApplied as error:
+        await _already_counted(interaction, error)
+        return
+    assert isinstance(game, PlayGame)
+    line = _guess_line(game, outcome, player)
+    async with _committed(interaction, "Your guess"):
+        if edit_picker:
+            await interaction.response.edit_message(content="Guess sent. ✅", view=None)
+            message: discord.Message | None = await interaction.followup.send(line, wait=True)
+        else:
+            await interaction.response.send_message(line)
+            message = None
+        await boards.refresh(bot, game_id)
+        if outcome.status is Status.WON:
+            note = await _knuth_note(bot, game, outcome)
+            if note and message is not None:
+                await message.edit(content=line + note)
+            elif note:
+                await interaction.edit_original_response(content=line + note)
 
 
 # --- ending a game -----------------------------------------------------------------------------
@@ -297,7 +418,9 @@ def _modal_value(data: Any, custom_id: str) -> str | None:
 async def ask_give_up(interaction: Interaction, game_id: int | None) -> None:
     """`/mastermind giveup` and the Give up button: ask before ending anything."""
     bot = interaction.client
-    game = await (_active(bot, interaction.channel_id) if game_id is None else _load(bot, game_id))
+    game = await (
+        _active(bot, interaction.channel_id) if game_id is None else _load(interaction, game_id)
+    )
     _may_end(interaction, game)
     what = "reveal the secret" if isinstance(game, PlayGame) else "stop my guessing"
     await interaction.response.send_message(
@@ -308,64 +431,35 @@ async def ask_give_up(interaction: Interaction, game_id: int | None) -> None:
 @guarded
 async def confirm_give_up(interaction: Interaction, game_id: int) -> None:
     bot = interaction.client
-    _may_end(interaction, await _load(bot, game_id))
+    _may_end(interaction, await _load(interaction, game_id))
     player = interaction.user.id
-    game, _ = await bot.store.apply(lambda g: rules.give_up(g, player), game_id=game_id)
-    await interaction.response.edit_message(content="The game has ended.", view=None)
-    if isinstance(game, PlayGame):
-        secret = game.revealed_secret
-        shown = text.code_line(game.variant.space, secret) if secret else "hidden"
-        await interaction.followup.send(
-            f"🏳️ {embeds.mention(player)} ended the game. The secret was {shown}."
+    try:
+        game, _ = await bot.store.apply(
+            lambda g: rules.give_up(g, player), game_id=game_id, source=_source(interaction)
         )
-    else:
-        await interaction.followup.send(f"🏳️ {embeds.mention(player)} ended the solving game.")
-    await refresh_board(bot, game)
+    except AlreadyApplied as error:
+        await _already_counted(interaction, error)
+        return
+    async with _committed(interaction, "Ending the game"):
+        await interaction.response.edit_message(content="The game has ended.", view=None)
+        if isinstance(game, PlayGame):
+            secret = game.revealed_secret
+            shown = text.code_line(game.variant.space, secret) if secret else "hidden"
+            await interaction.followup.send(
+                f"🏳️ {embeds.mention(player)} ended the game. The secret was {shown}."
+            )
+        else:
+            await interaction.followup.send(f"🏳️ {embeds.mention(player)} ended the solving game.")
+        await boards.refresh(bot, game_id)
 
 
 # --- solve -------------------------------------------------------------------------------------
 
 
-def _plain_history(game: SolveGame) -> list[tuple[list[int], int, int]]:
-    return [
-        (list(guess), black, white)
-        for guess, (black, white) in zip(game.guesses, game.answers, strict=False)
-    ]
-
-
-@guarded
-async def start_solve(interaction: Interaction, variant: Variant, strategy: str) -> None:
-    bot = interaction.client
-    get_strategy(strategy)
-    check_size(variant.space)  # refuse before any work starts
-    if await bot.store.active_game(interaction.channel_id or 0) is not None:
-        raise rules.GameAlreadyActive(kind=rules.GameKind.SOLVE)
-    await interaction.response.defer(thinking=True)
-    move = await bot.solver.next_move(
-        variant.pegs, variant.colours, variant.duplicates, strategy, [], interaction.id & 0xFFFF
-    )
-    fresh = rules.new_solve_game(
-        guild_id=interaction.guild_id,
-        channel_id=interaction.channel_id or 0,
-        starter_id=interaction.user.id,
-        first_guess=tuple(move["guess"]),
-        variant=variant,
-        strategy=strategy,
-    )
-    game = await bot.store.start(fresh)
-    assert isinstance(game, SolveGame) and game.id is not None
-    message = await interaction.followup.send(
-        embed=embeds.solve_board(game, move["remaining"]),
-        view=components.solve_view(game),
-        wait=True,
-    )
-    await remember_board(bot, game.id, game.channel_id, message.id)
-
-
 async def _owned_solve_game(interaction: Interaction, game_id: int, version: int) -> SolveGame:
-    game = await _load(interaction.client, game_id)
+    game = await _load(interaction, game_id)
     if not isinstance(game, SolveGame):
-        raise WrongGameKind()
+        raise WrongGameKind("In this game you guess my code: there is nothing to answer.")
     if interaction.user.id != game.starter_id:
         raise NotYourGame(game.starter_id, f"This is {embeds.mention(game.starter_id)}'s game.")
     if game.version != version:
@@ -373,89 +467,144 @@ async def _owned_solve_game(interaction: Interaction, game_id: int, version: int
     return game
 
 
+def parse_answer(value: str) -> tuple[int, int]:
+    """An answer select's value, `black:white`, refused unless it is two small numbers."""
+    black, _, white = value.partition(":")
+    if not (black.isdecimal() and white.isdecimal() and len(black) == len(white) == 1):
+        raise BadChoice()
+    return int(black), int(white)
+
+
+@guarded
+async def answer_from_select(
+    interaction: Interaction, game_id: int, version: int, values: list[str]
+) -> None:
+    """An answer picked from a select (variants with too many answers for buttons)."""
+    if len(values) != 1:
+        raise BadChoice()
+    black, white = parse_answer(values[0])
+    await _answer(interaction, game_id, version, black, white)
+
+
 @guarded
 async def answer_guess(
     interaction: Interaction, game_id: int, version: int, black: int, white: int
 ) -> None:
-    """The player's pegs for the bot's guess; the next guess comes from a worker."""
+    """The player's pegs for the bot's guess (an answer button)."""
+    await _answer(interaction, game_id, version, black, white)
+
+
+async def _answer(
+    interaction: Interaction, game_id: int, version: int, black: int, white: int
+) -> None:
+    """The next guess comes from a worker before the answer is stored, so a solver failure
+    stores nothing."""
     bot = interaction.client
     game = await _owned_solve_game(interaction, game_id, version)
     player = interaction.user.id
     rules.answer(game, player, black, white, None)  # dry run: refuses impossible answers now
+    current = game.current_guess
+    if current is not None and (black, white) not in possible_answers(game.variant.space, current):
+        raise rules.ImpossibleAnswer(
+            f"No code can earn {text.peg_words(black, white)} against that guess."
+        )
     variant = game.variant
     note = None
-    if black == variant.pegs:
-        next_guess, remaining = None, None
-    else:
+    next_guess: Code | None = None
+    remaining: int | None = None
+    if black != variant.pegs:
         await interaction.response.defer()
-        history = [*_plain_history(game), (list(game.current_guess or ()), black, white)]
+        history = [*boards.plain_history(game), (list(current or ()), black, white)]
         move = await bot.solver.next_move(
-            variant.pegs,
-            variant.colours,
-            variant.duplicates,
-            game.strategy,
-            history,
-            game_id,
+            variant.pegs, variant.colours, variant.duplicates, game.strategy, history, game_id
         )
-        if "contradiction" in move:
-            next_guess, remaining, note = None, None, f"⚠️ {move['message']}"
+        if isinstance(move, NoCodeLeft):
+            note = f"⚠️ {move.message}"
         else:
-            next_guess, remaining = tuple(move["guess"]), move["remaining"]
-    new, _ = await bot.store.apply(
-        lambda g: rules.answer(g, player, black, white, next_guess),
-        game_id=game_id,
-        expected_version=version,
-    )
+            next_guess, remaining = tuple(move.guess), move.remaining
+    try:
+        new, _ = await bot.store.apply(
+            lambda g: rules.answer(g, player, black, white, next_guess),
+            game_id=game_id,
+            expected_version=version,
+            source=_source(interaction),
+        )
+    except AlreadyApplied as error:
+        await _already_counted(interaction, error)
+        return
     assert isinstance(new, SolveGame)
-    await _show_solve(interaction, new, remaining, note)
+    async with _committed(interaction, "Your answer"):
+        await _show_solve(interaction, new, remaining, note)
 
 
 async def _show_solve(
     interaction: Interaction, game: SolveGame, remaining: int | None, note: str | None
 ) -> None:
-    content = (
-        f"🎯 Solved in {text.guesses(len(game.guesses))}!" if game.status is Status.SOLVED else None
-    )
+    """Draw a solve board through the interaction that changed it (never over a newer one)."""
+    content = boards.solve_content(game)
     embed = embeds.solve_board(game, remaining, note)
     view = components.solve_view(game)
-    if interaction.response.is_done():
-        await interaction.edit_original_response(content=content, embed=embed, view=view)
-    else:
-        await interaction.response.edit_message(content=content, embed=embed, view=view)
+
+    async def draw() -> None:
+        if interaction.response.is_done():
+            await interaction.edit_original_response(content=content, embed=embed, view=view)
+        else:
+            await interaction.response.edit_message(content=content, embed=embed, view=view)
+
+    assert game.id is not None
+    drew = await boards.show(interaction.client, game.id, game.version, draw)
+    if not drew and not interaction.response.is_done():
+        await interaction.response.defer()
 
 
 @guarded
 async def undo_answer(interaction: Interaction, game_id: int, version: int) -> None:
+    """Take back the last answer. The count of codes left is worked out before the commit."""
     bot = interaction.client
     game = await _owned_solve_game(interaction, game_id, version)
     player = interaction.user.id
-    rules.undo(game, player)  # dry run: "nothing to undo" before any work
+    undone, _ = rules.undo(game, player)  # dry run: "nothing to undo" before any work
     await interaction.response.defer()
-    new, outcome = await bot.store.apply(
-        lambda g: rules.undo(g, player), game_id=game_id, expected_version=version
-    )
-    assert isinstance(new, SolveGame)
-    variant = new.variant
+    variant = undone.variant
     remaining = await bot.solver.remaining(
-        variant.pegs, variant.colours, variant.duplicates, _plain_history(new)
+        variant.pegs, variant.colours, variant.duplicates, boards.plain_history(undone)
     )
+    try:
+        new, outcome = await bot.store.apply(
+            lambda g: rules.undo(g, player),
+            game_id=game_id,
+            expected_version=version,
+            source=_source(interaction),
+        )
+    except AlreadyApplied as error:
+        await _already_counted(interaction, error)
+        return
+    assert isinstance(new, SolveGame)
     black, white = outcome.undone
     note = f"↩️ Took back {text.pegs(black, white)} ({text.peg_words(black, white)})."
-    await _show_solve(interaction, new, remaining, note)
+    async with _committed(interaction, "Your undo"):
+        await _show_solve(interaction, new, remaining, note)
 
 
 @guarded
 async def stop_solve(interaction: Interaction, game_id: int) -> None:
     bot = interaction.client
-    game = await _load(bot, game_id)
+    game = await _load(interaction, game_id)
     _may_end(interaction, game)
     player = interaction.user.id
-    new, _ = await bot.store.apply(lambda g: rules.give_up(g, player), game_id=game_id)
+    try:
+        new, _ = await bot.store.apply(
+            lambda g: rules.give_up(g, player), game_id=game_id, source=_source(interaction)
+        )
+    except AlreadyApplied as error:
+        await _already_counted(interaction, error)
+        return
     assert isinstance(new, SolveGame)
-    await _show_solve(interaction, new, None, None)
+    async with _committed(interaction, "Ending the game"):
+        await _show_solve(interaction, new, None, None)
 
 
-# --- board, simulate, stats --------------------------------------------------------------------
+# --- board, simulate ---------------------------------------------------------------------------
 
 
 @guarded
@@ -464,23 +613,17 @@ async def show_board(interaction: Interaction) -> None:
     bot = interaction.client
     game = await _active(bot, interaction.channel_id)
     assert game.id is not None
-    if isinstance(game, PlayGame):
-        response = await interaction.response.send_message(
-            embed=embeds.play_board(game), view=components.play_view(game)
-        )
-        message_id = response.message_id
-    else:
-        await interaction.response.defer(thinking=True)
-        variant = game.variant
-        remaining = await bot.solver.remaining(
-            variant.pegs, variant.colours, variant.duplicates, _plain_history(game)
-        )
+    interaction.extras["public_defer"] = True
+    await interaction.response.defer(thinking=True)
+    async with boards.lock(game.id):
+        latest = await bot.store.game(game.id) or game
+        content, embed, view = await boards.render(bot, latest)
         message = await interaction.followup.send(
-            embed=embeds.solve_board(game, remaining), view=components.solve_view(game), wait=True
+            content or discord.utils.MISSING, embed=embed, view=view, wait=True
         )
-        message_id = message.id
-    if message_id is not None:
-        await remember_board(bot, game.id, game.channel_id, message_id)
+        interaction.extras["public_answer"] = True
+        await bot.store.move_board(game.id, message.channel.id, message.id, latest.version)
+    boards.refresh_soon(bot, game.id)  # in case a move landed while this one was drawn
 
 
 @guarded
@@ -488,10 +631,13 @@ async def simulate(interaction: Interaction, variant: Variant, strategy: str) ->
     bot = interaction.client
     get_strategy(strategy)
     check_size(variant.space)
+    bot.solver.check_simulation(interaction.user.id)  # refuse privately, before any answer
+    interaction.extras["public_defer"] = True
     await interaction.response.defer(thinking=True)
     result = await bot.solver.simulation(
-        variant.pegs, variant.colours, variant.duplicates, strategy
+        variant.pegs, variant.colours, variant.duplicates, strategy, interaction.user.id
     )
+    interaction.extras["public_answer"] = True
     await interaction.followup.send(
         embeds.simulation(result, variant.pegs, variant.colours, strategy)
     )

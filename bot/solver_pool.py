@@ -1,83 +1,90 @@
-"""The solver's worker processes: the event loop hands them plain data and awaits the answer.
+"""The solver, as the event loop sees it: typed requests to worker processes, typed replies.
 
-Solving can take from a millisecond to a couple of seconds; in a worker process it never blocks
-the event loop (or the GIL) that keeps every other game responsive. Workers are spawned fresh,
-not forked from a process that runs an event loop, and are warmed up at start so the first
-player does not wait for table building.
+Solving takes from a millisecond to a couple of seconds; in a worker process it never blocks
+the event loop (or the GIL) that keeps every other game responsive. Moves and simulations run
+in separate worker pools, so a simulation can never make a player's move wait: the move
+workers only ever see short jobs. Simulations are admitted under limits (one per player, a few
+in all) and each is bounded by a `SimulationBudget`; beyond the limits the player is told, in
+one sentence, to come back later (`SolverBusy`).
 """
 
 from __future__ import annotations
 
 import asyncio
-import logging
-import multiprocessing
-import os
-import threading
 import time
-from collections.abc import Callable
-from concurrent.futures import ProcessPoolExecutor
-from concurrent.futures.process import BrokenProcessPool
-from typing import Any, TypeVar
+from collections import Counter
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import TypeVar
 
 from bot.engine import jobs
-
-log = logging.getLogger(__name__)
+from bot.engine.job_types import (
+    NextGuess,
+    NoCodeLeft,
+    SimulationBudget,
+    SimulationResult,
+    VariantSpec,
+    WorkerMemory,
+)
+from bot.worker_processes import WorkerLost, WorkerProcesses, WorkersClosed
 
 T = TypeVar("T")
 
-
-PARENT_CHECK_SECONDS = 0.5
-
-
-def _exit_with_parent(parent_pid: int) -> None:
-    """Worker initializer: leave as soon as the bot process is gone.
-
-    If the bot is killed (SIGKILL, the OOM killer), nothing tells its workers; they would wait
-    on their queue forever, holding memory and the bot's stdout. A daemon thread notices the
-    re-parenting within half a second and ends the worker.
-    """
-
-    def watch() -> None:
-        while os.getppid() == parent_pid:
-            time.sleep(PARENT_CHECK_SECONDS)
-        os._exit(0)
-
-    threading.Thread(target=watch, name="exit-with-parent", daemon=True).start()
+History = Sequence[tuple[Sequence[int], int, int]]
+"""(guess colours, black, white) per answered guess, 0-based colours."""
 
 
 class SolverUnavailable(RuntimeError):
-    """A worker died; the pool has been replaced and the request can be retried."""
+    """The solver cannot answer this request now; str() is a message for the player."""
+
+
+class SolverBusy(SolverUnavailable):
+    """Too much expensive work is already running or waiting; str() is one friendly sentence."""
+
+
+ONE_PER_PLAYER = (
+    "You already have a simulation running; its chart will be posted when it is done, "
+    "then you can start another."
+)
+TOO_MANY = "The simulator is busy with other players' simulations; please try again in a minute."
+RESTARTED = "The solver restarted; please try again."
+SHUTTING_DOWN = "The bot is shutting down; please try again in a minute."
+
+
+@dataclass(frozen=True)
+class SimulationLimits:
+    """Admission to the simulation workers: per player and in all (running plus waiting)."""
+
+    per_user: int = 1
+    in_flight: int = 3
+    budget: SimulationBudget = field(default_factory=SimulationBudget)
 
 
 class SolverPool:
-    """A bounded pool of solver processes."""
+    """Two bounded pools of solver processes: one for moves, one for simulations."""
 
-    def __init__(self, workers: int = 1, time_budget: float = 2.0) -> None:
-        self.workers = workers
+    def __init__(
+        self,
+        workers: int = 1,
+        time_budget: float = 2.0,
+        *,
+        simulation_workers: int = 1,
+        simulation_limits: SimulationLimits | None = None,
+    ) -> None:
         self.time_budget = time_budget
-        self._executor = self._new_executor()
+        self.simulation_limits = simulation_limits or SimulationLimits()
+        self._moves = WorkerProcesses("solver", workers)
+        self._simulations = WorkerProcesses("simulation", simulation_workers)
+        self._simulating: Counter[int] = Counter()
 
-    def _new_executor(self) -> ProcessPoolExecutor:
-        return ProcessPoolExecutor(
-            max_workers=self.workers,
-            mp_context=multiprocessing.get_context("spawn"),
-            initializer=_exit_with_parent,
-            initargs=(os.getpid(),),
-        )
-
-    async def run(self, function: Callable[..., T], *args: Any) -> T:
-        """Run `function(*args)` in a worker; a crashed pool is replaced, not left broken."""
-        loop = asyncio.get_running_loop()
-        try:
-            return await loop.run_in_executor(self._executor, function, *args)
-        except BrokenProcessPool:
-            log.error("a solver worker died; starting a new pool")
-            self._executor.shutdown(wait=False, cancel_futures=True)
-            self._executor = self._new_executor()
-            raise SolverUnavailable("The solver restarted; please try again.") from None
+    # --- moves ----------------------------------------------------------------------------
 
     async def warm_up(self) -> None:
-        await asyncio.gather(*(self.run(jobs.warm_up) for _ in range(self.workers)))
+        """Start every worker and build the default variant's tables before the first player."""
+        pools = (self._moves, self._simulations)
+        await asyncio.gather(
+            *(self._call(pool, jobs.warm_up) for pool in pools for _ in range(pool.workers))
+        )
 
     async def next_move(
         self,
@@ -85,25 +92,116 @@ class SolverPool:
         colours: int,
         duplicates: bool,
         strategy: str,
-        history: list[tuple[list[int], int, int]],
+        history: History,
         seed: int,
-    ) -> dict:
-        return await self.run(
-            jobs.next_move, pegs, colours, duplicates, strategy, history, seed, self.time_budget
+    ) -> NextGuess | NoCodeLeft:
+        """The solver's next guess after `history`, or the answer that left no code."""
+        return await self._call(
+            self._moves,
+            jobs.next_move,
+            VariantSpec(pegs, colours, duplicates),
+            strategy,
+            list(history),
+            seed,
+            self.time_budget,
         )
 
+    async def opening(
+        self, pegs: int, colours: int, duplicates: bool, strategy: str, seed: int
+    ) -> NextGuess:
+        """The first guess of a solve game (no answer yet, so some code is always left)."""
+        move = await self.next_move(pegs, colours, duplicates, strategy, [], seed)
+        if isinstance(move, NoCodeLeft):  # pragma: no cover - no answers, nothing to contradict
+            raise SolverUnavailable(move.message)
+        return move
+
     async def knuth_guesses(
-        self, pegs: int, colours: int, duplicates: bool, secret: list[int]
+        self, pegs: int, colours: int, duplicates: bool, secret: Sequence[int]
     ) -> int | None:
-        return await self.run(jobs.knuth_guesses, pegs, colours, duplicates, secret)
+        """Guesses Knuth's algorithm needs for `secret`; None for approximately solved variants."""
+        return await self._call(
+            self._moves, jobs.knuth_guesses, VariantSpec(pegs, colours, duplicates), list(secret)
+        )
 
     async def remaining(
-        self, pegs: int, colours: int, duplicates: bool, history: list[tuple[list[int], int, int]]
+        self, pegs: int, colours: int, duplicates: bool, history: History
     ) -> int | None:
-        return await self.run(jobs.remaining, pegs, colours, duplicates, history)
+        """How many codes fit the answers so far; None when none does."""
+        return await self._call(
+            self._moves, jobs.remaining, VariantSpec(pegs, colours, duplicates), list(history)
+        )
 
-    async def simulation(self, pegs: int, colours: int, duplicates: bool, strategy: str) -> dict:
-        return await self.run(jobs.simulation, pegs, colours, duplicates, strategy)
+    # --- simulations ----------------------------------------------------------------------
 
-    def shutdown(self) -> None:
-        self._executor.shutdown(wait=False, cancel_futures=True)
+    def check_simulation(self, user_id: int) -> None:
+        """Raise SolverBusy if `user_id` could not start a simulation now.
+
+        Call it before answering publicly, so a refusal can stay private; `simulation` checks
+        again when it starts.
+        """
+        limits = self.simulation_limits
+        if self._simulating[user_id] >= limits.per_user:
+            raise SolverBusy(ONE_PER_PLAYER)
+        if self.simulations_in_flight >= limits.in_flight:
+            raise SolverBusy(TOO_MANY)
+
+    @property
+    def simulations_in_flight(self) -> int:
+        """Simulations running or waiting for the simulation worker."""
+        return sum(self._simulating.values())
+
+    async def simulation(
+        self, pegs: int, colours: int, duplicates: bool, strategy: str, user_id: int
+    ) -> SimulationResult:
+        """A strategy's guess counts over every secret of a variant, or a budgeted sample.
+
+        Raises SolverBusy when `user_id` already has one in flight or too many are.
+        """
+        self.check_simulation(user_id)
+        self._simulating[user_id] += 1
+        try:
+            return await self._call(
+                self._simulations,
+                jobs.simulation,
+                VariantSpec(pegs, colours, duplicates),
+                strategy,
+                self.simulation_limits.budget,
+            )
+        finally:
+            self._simulating[user_id] -= 1
+            if self._simulating[user_id] <= 0:
+                del self._simulating[user_id]
+
+    # --- lifecycle ------------------------------------------------------------------------
+
+    @property
+    def pids(self) -> list[int]:
+        """Live worker process ids, move workers first."""
+        return [*self._moves.pids, *self._simulations.pids]
+
+    async def worker_memory(self) -> WorkerMemory:
+        """A move worker's current and peak memory (with one worker: the move worker)."""
+        return await self._call(self._moves, jobs.memory)
+
+    def shutdown(self, grace: float = 1.0) -> None:
+        """Cancel waiting jobs and join every worker of both pools; a worker still busy after
+        `grace` seconds is terminated. Blocks for at most about `grace` + 2 s; idempotent."""
+        self._moves.stop()
+        self._simulations.stop()
+        deadline = time.monotonic() + grace
+        self._moves.join(deadline)
+        self._simulations.join(deadline)
+
+    async def close(self, grace: float = 1.0) -> None:
+        """`shutdown` without blocking the event loop meanwhile."""
+        await asyncio.to_thread(self.shutdown, grace)
+
+    @staticmethod
+    async def _call(workers: WorkerProcesses, function: Callable[..., T], *args: object) -> T:
+        """Run a job; a lost or closed pool becomes SolverUnavailable with a player's message."""
+        try:
+            return await workers.run(function, *args)
+        except WorkerLost:
+            raise SolverUnavailable(RESTARTED) from None
+        except WorkersClosed:
+            raise SolverUnavailable(SHUTTING_DOWN) from None

@@ -9,7 +9,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot import flows
-from bot.engine.codes import MAX_COLOURS, MAX_PEGS, MIN_COLOURS, MIN_PEGS
+from bot.engine.codes import MAX_COLOURS, MAX_PEGS, MIN_COLOURS, MIN_PEGS, CodeSpace
 from bot.engine.game import MAX_GUESSES, MIN_GUESSES, Variant
 from bot.engine.strategies import DEFAULT_STRATEGY, STRATEGIES
 from bot.ui import embeds
@@ -21,6 +21,7 @@ Interaction = discord.Interaction["MastermindBot"]
 Pegs = app_commands.Range[int, MIN_PEGS, MAX_PEGS]
 Colours = app_commands.Range[int, MIN_COLOURS, MAX_COLOURS]
 Guesses = app_commands.Range[int, MIN_GUESSES, MAX_GUESSES]
+CodeText = app_commands.Range[str, 1, CodeSpace.MAX_INPUT]
 STRATEGY_CHOICES = [app_commands.Choice(name=s.title, value=s.name) for s in STRATEGIES.values()]
 SIMULATE_COOLDOWN_SECONDS = 20.0
 
@@ -60,7 +61,7 @@ class Mastermind(commands.GroupCog, group_name="mastermind", group_description="
 
     @app_commands.command(description="Guess the code of this channel's game.")
     @app_commands.describe(code="e.g. 1122, RRGG, red red green green, or emoji")
-    async def guess(self, interaction: Interaction, code: str) -> None:
+    async def guess(self, interaction: Interaction, code: CodeText) -> None:
         await flows.guess_command(interaction, code)
 
     @app_commands.command(description="End this channel's game (starter or moderators).")

@@ -71,6 +71,15 @@ def digit_for(colour: int) -> str:
     return str((colour + 1) % 10)
 
 
+EXCERPT_LENGTH = 24
+
+
+def excerpt(text: str, length: int = EXCERPT_LENGTH) -> str:
+    """Quote what a player wrote, cut short: an error must never echo a wall of text."""
+    shown = text if len(text) <= length else text[: length - 1] + "…"
+    return repr(shown)
+
+
 class CodeSpace:
     """Every code of a variant: `pegs` positions, `colours` colours, repeats allowed or not."""
 
@@ -179,18 +188,26 @@ class CodeSpace:
 
     # --- parsing ---------------------------------------------------------------------------
 
+    MAX_INPUT = 100
+    """Longest text `parse` reads: the longest code (8 colour names) fits with room to spare."""
+
     def parse(self, text: str) -> Code:
         """Read a code written as digits, letters, colour names or emoji, separated or not."""
         text = (text or "").replace(_VARIATION_SELECTOR, "").strip()
         if not text:
             raise CodeError(f"Write a code of {self.pegs} colours, for example {self.example()}.")
+        if len(text) > self.MAX_INPUT:
+            raise CodeError(
+                f"That is {len(text):,} characters; a code here is {self.pegs} colours, "
+                f"for example {self.example()}."
+            )
         code: list[int] = []
         for chunk in _SEPARATORS.split(text):
             if chunk:
                 code.extend(self._read_chunk(chunk))
         if len(code) != self.pegs:
             raise CodeError(
-                f"A code here has {self.pegs} pegs; {text!r} has {len(code)}. "
+                f"A code here has {self.pegs} pegs; {excerpt(text)} has {len(code)}. "
                 f"Example: {self.example()}."
             )
         if not self.duplicates and len(set(code)) != len(code):
@@ -208,7 +225,7 @@ class CodeSpace:
             token, colour = match
             if colour >= self.colours:
                 raise CodeError(
-                    f"{COLOURS[colour].name.capitalize()} ({token!r}) is not in this game. "
+                    f"{COLOURS[colour].name.capitalize()} ({excerpt(token)}) is not in this game. "
                     f"Colours: {self.legend()}."
                 )
             colours.append(colour)
@@ -237,10 +254,10 @@ class CodeSpace:
         token = bad.group(0) if bad else chunk[position:]
         if token.isdigit():
             return (
-                f"{token!r} is not a colour here: use digits {self.digit_range()}. "
+                f"{excerpt(token)} is not a colour here: use digits {self.digit_range()}. "
                 f"Colours: {self.legend()}."
             )
-        return f"I don't know the colour {token!r}. Colours: {self.legend()}."
+        return f"I don't know the colour {excerpt(token)}. Colours: {self.legend()}."
 
     def _repeat_message(self, code: Code) -> str:
         repeated = sorted({c for c in code if code.count(c) > 1})

@@ -1,102 +1,136 @@
-"""Solver work for a worker process: plain data in, plain data out.
+"""Solver work for a worker process: typed plain values in, typed plain values out.
 
-The bot sends these functions to a `ProcessPoolExecutor`, so their arguments and results are
-ints, lists and dicts only. Each worker keeps its scoring tables and Knuth decision trees cached
-across calls (`functools.lru_cache`), so only the first job of a variant pays for them.
+The bot sends these functions to its worker processes, so their arguments and results are the
+frozen dataclasses of `job_types` (and ints, tuples, lists). A worker keeps one search context
+per variant (scoring tables, symmetry caches) in a cache bounded by bytes, shared by every
+strategy and seed; solvers themselves are cheap and built per call, with the game's seed.
 """
 
 from __future__ import annotations
 
 import os
 from collections.abc import Sequence
-from functools import lru_cache
 
-from bot.engine.codes import CodeSpace
+from bot.engine.job_types import (
+    NextGuess,
+    NoCodeLeft,
+    SimulationBudget,
+    SimulationResult,
+    VariantSpec,
+    WorkerMemory,
+)
 from bot.engine.search import EXACT_LIMIT, SearchLimits, check_size
 from bot.engine.simulate import TreeWalker, simulate
-from bot.engine.solver import Contradiction, Solver
+from bot.engine.solver import Contradiction, Solver, context_for, contexts
 
 PlainHistory = Sequence[tuple[Sequence[int], int, int]]
 """(guess colours, black, white) per answered guess."""
 
-SAMPLED_SIMULATION_GAMES = 200
-"""Variants too big to sweep quickly are simulated on this many random secrets."""
-
 FULL_SWEEP_LIMIT = 8192
-"""Up to this many codes, /mastermind simulate plays every secret."""
+"""Up to this many codes, /mastermind simulate plays every secret (at most about 5 s)."""
+
+CLASSIC = VariantSpec(4, 6, True)
+
+_knuth_walkers: dict[tuple[int, int, bool], TreeWalker] = {}
+"""Knuth's decision tree per variant, kept while its context is cached (never a second copy
+of a variant's tables)."""
 
 
-def warm_up(pegs: int = 4, colours: int = 6) -> int:
+def warm_up() -> int:
     """Build the default variant's tables so the first real request is fast; returns the pid."""
-    _solver(pegs, colours, True, "knuth", 0, 2.0).next_move([])
-    _knuth_walker(pegs, colours, True).play(0)
+    _solver(CLASSIC, "knuth").next_move([])
+    _knuth_walker(CLASSIC).play(0)
     return os.getpid()
 
 
-@lru_cache(maxsize=32)
-def _solver(
-    pegs: int, colours: int, duplicates: bool, strategy: str, seed: int, budget: float
-) -> Solver:
-    space = CodeSpace(pegs, colours, duplicates)
-    return Solver(space, strategy, seed=seed, limits=SearchLimits(time_budget=budget))
+def _solver(variant: VariantSpec, strategy: str, seed: int = 0, time_budget: float = 2.0) -> Solver:
+    space = context_for(*variant.key).space
+    return Solver(space, strategy, seed=seed, limits=SearchLimits(time_budget=time_budget))
 
 
-@lru_cache(maxsize=8)
-def _knuth_walker(pegs: int, colours: int, duplicates: bool) -> TreeWalker:
-    return TreeWalker(Solver(CodeSpace(pegs, colours, duplicates), "knuth"))
+def _knuth_walker(variant: VariantSpec) -> TreeWalker:
+    context = context_for(*variant.key)
+    for key in [k for k, w in _knuth_walkers.items() if not contexts.holds(w.context)]:
+        del _knuth_walkers[key]
+    walker = _knuth_walkers.get(variant.key)
+    if walker is None:
+        walker = _knuth_walkers[variant.key] = TreeWalker(Solver(context.space, "knuth"))
+    return walker
+
+
+def _plain(history: PlainHistory) -> list[tuple[tuple[int, ...], tuple[int, int]]]:
+    return [(tuple(guess), (black, white)) for guess, black, white in history]
 
 
 def next_move(
-    pegs: int,
-    colours: int,
-    duplicates: bool,
+    variant: VariantSpec,
     strategy: str,
     history: PlainHistory,
     seed: int = 0,
     time_budget: float = 2.0,
-) -> dict:
-    """The next guess, or which answer left no code: {"guess", "remaining"} or
-    {"contradiction": index, "message"}."""
-    solver = _solver(pegs, colours, duplicates, strategy, seed, time_budget)
-    plain = [(tuple(guess), (black, white)) for guess, black, white in history]
+) -> NextGuess | NoCodeLeft:
+    """The next guess, or which answer left no code."""
+    solver = _solver(variant, strategy, seed, time_budget)
     try:
-        move = solver.next_move(plain)
+        move = solver.next_move(_plain(history))
     except Contradiction as error:
-        return {"contradiction": error.index, "message": str(error)}
-    return {"guess": list(move.guess), "remaining": move.remaining}
+        return NoCodeLeft(index=error.index, message=str(error))
+    return NextGuess(guess=tuple(move.guess), remaining=move.remaining)
 
 
-def knuth_guesses(pegs: int, colours: int, duplicates: bool, secret: Sequence[int]) -> int | None:
-    """How many guesses Knuth's algorithm needs for `secret`; None where it can't run exactly."""
-    space = CodeSpace(pegs, colours, duplicates)
-    if space.size > EXACT_LIMIT:
+def knuth_guesses(variant: VariantSpec, secret: Sequence[int]) -> int | None:
+    """How many guesses Knuth's algorithm needs for `secret`; None where it can't run exactly
+    (checked before any table of the variant is built)."""
+    if variant.size > EXACT_LIMIT:
         return None
-    return _knuth_walker(pegs, colours, duplicates).play(space.index_of(tuple(secret)))
+    walker = _knuth_walker(variant)
+    return walker.play(walker.space.index_of(tuple(secret)))
 
 
-def simulation(pegs: int, colours: int, duplicates: bool, strategy: str, seed: int = 0) -> dict:
-    """A simulate run as plain data: every secret for small variants, a sample for big ones."""
-    space = CodeSpace(pegs, colours, duplicates)
-    check_size(space)
-    games = None if space.size <= FULL_SWEEP_LIMIT else SAMPLED_SIMULATION_GAMES
-    result = simulate(space, strategy, games=games, seed=seed)
-    return {
-        "distribution": {str(k): v for k, v in sorted(result.distribution.items())},
-        "games": result.games,
-        "total": result.total,
-        "average": result.average,
-        "worst": result.worst,
-        "seconds": result.seconds,
-        "all_secrets": result.all_secrets,
-        "first_guess": result.first_guess,
-    }
-
-
-def remaining(pegs: int, colours: int, duplicates: bool, history: PlainHistory) -> int | None:
+def remaining(variant: VariantSpec, history: PlainHistory) -> int | None:
     """How many codes fit the answers so far; None when none does."""
-    solver = _solver(pegs, colours, duplicates, "knuth", 0, 2.0)
-    plain = [(tuple(guess), (black, white)) for guess, black, white in history]
     try:
-        return len(solver.candidates(plain))
+        return len(_solver(variant, "knuth").candidates(_plain(history)))
     except Contradiction:
         return None
+
+
+def simulation(
+    variant: VariantSpec, strategy: str, budget: SimulationBudget, seed: int = 0
+) -> SimulationResult:
+    """A simulate run within `budget`: every secret of small variants, a sample of big ones."""
+    space = context_for(*variant.key).space
+    check_size(space)
+    if space.size <= FULL_SWEEP_LIMIT:
+        games = None
+    elif space.size <= EXACT_LIMIT:
+        games = budget.sampled_games
+    else:
+        games = budget.approximate_games
+    limits = SearchLimits(time_budget=budget.move_seconds)
+    result = simulate(space, strategy, games=games, seed=seed, limits=limits, budget=budget.seconds)
+    return SimulationResult(
+        pegs=result.pegs,
+        colours=result.colours,
+        duplicates=result.duplicates,
+        strategy=result.strategy,
+        first_guess=result.first_guess,
+        distribution=tuple(sorted(result.distribution.items())),
+        planned=result.planned,
+        all_secrets=result.all_secrets,
+        seconds=result.seconds,
+    )
+
+
+def memory() -> WorkerMemory:
+    """This worker's resident and peak memory (Linux; zeros elsewhere)."""
+    fields = {"VmRSS": 0.0, "VmHWM": 0.0}
+    try:
+        with open("/proc/self/status", encoding="ascii") as status:
+            for line in status:
+                name, _, value = line.partition(":")
+                if name in fields:
+                    fields[name] = int(value.split()[0]) / 1024
+    except OSError:
+        pass
+    return WorkerMemory(pid=os.getpid(), rss_mb=fields["VmRSS"], peak_mb=fields["VmHWM"])

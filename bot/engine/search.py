@@ -27,7 +27,7 @@ from functools import cached_property
 import numpy as np
 
 from bot.engine.codes import CodeSpace
-from bot.engine.scoring import Scorer, class_counts, encode
+from bot.engine.scoring import FULL_TABLE_LIMIT, Scorer, class_counts, encode
 from bot.engine.strategies import Strategy, minimax
 
 EXACT_LIMIT = 50_000
@@ -98,6 +98,22 @@ class SearchContext:
     @property
     def exact(self) -> bool:
         return self.space.size <= EXACT_LIMIT
+
+    @property
+    def nbytes(self) -> int:
+        """Bytes of the arrays this context holds now (tables are built lazily, so this grows).
+
+        A worker's context cache is bounded by it.
+        """
+        held = self._canonical_bytes
+        for owner, names in (
+            (self.space, ("codes", "counts")),
+            (self.scorer, ("table", "_black_parts", "_hits_part")),
+            (self, ("_every_code",)),
+        ):
+            built = vars(owner)
+            held += sum(_array_bytes(built[name]) for name in names if name in built)
+        return held
 
     def canonical_guesses(self, used_colours: int) -> np.ndarray:
         """Indices of the guesses whose unused colours appear in increasing order.
@@ -218,6 +234,26 @@ class SearchContext:
         pool = np.concatenate([from_candidates, np.setdiff1d(from_canonical, from_candidates)])
         targets = _sample(candidates, limits.target_sample, rng)
         return self._best_of(strategy, pool, targets, candidates, deadline)
+
+
+def expected_bytes(space: CodeSpace) -> int:
+    """About how many bytes a context for `space` will hold once its tables are built: an upper
+    bound for large spaces, so a cache can make room before building one."""
+    if space.size <= FULL_TABLE_LIMIT:
+        return space.size * (space.size + space.pegs + space.colours + 8)
+    # codes and counts (uint8), one int32 key per position group and multiset, every code, and
+    # the canonical guess sets (bounded by CANONICAL_CACHE_BYTES)
+    per_code = space.pegs + space.colours + 4 * (space.pegs + 2)
+    return space.size * per_code + min(CANONICAL_CACHE_BYTES, 8 * space.size)
+
+
+def _array_bytes(value: object) -> int:
+    """Bytes of the arrays in a cached value: an array, or (nested) tuples and lists of them."""
+    if isinstance(value, np.ndarray):
+        return int(value.nbytes)
+    if isinstance(value, tuple | list):
+        return sum(_array_bytes(item) for item in value)
+    return 0
 
 
 def _sample(values: np.ndarray, k: int, rng: np.random.Generator) -> np.ndarray:

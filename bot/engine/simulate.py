@@ -43,10 +43,16 @@ class Simulation:
     distribution: Counter[int] = field(default_factory=Counter)
     seconds: float = 0.0
     all_secrets: bool = True
+    planned: int = 0
+    """Games the run set out to play; more than `games` when a time budget cut it short."""
 
     @property
     def games(self) -> int:
         return sum(self.distribution.values())
+
+    @property
+    def cut_short(self) -> bool:
+        return self.games < self.planned
 
     @property
     def total(self) -> int:
@@ -150,19 +156,32 @@ def simulate(
     games: int | None = None,
     seed: int = 0,
     limits: SearchLimits | None = None,
+    budget: float | None = None,
 ) -> Simulation:
-    """Play every secret, or `games` random ones (seeded), and time it."""
+    """Play every secret, or `games` random ones (seeded), and time it.
+
+    With `budget` (seconds of wall clock), random secrets stop being started once it has run
+    out; the secrets are in random order, so the games played are still a random sample.
+    A full sweep is not cut (it is only run on spaces small enough to sweep quickly).
+    """
     solver = Solver(space, strategy, first_guess=first_guess, seed=seed, limits=limits)
     walker = TreeWalker(solver)
     started = time.perf_counter()
     if games is None or games >= space.size:
         distribution = walker.sweep()
         all_secrets = True
+        planned = space.size
     else:
         rng = np.random.default_rng(seed)
         secrets = rng.choice(space.size, size=games, replace=False)
-        distribution = Counter(walker.play(int(s)) for s in secrets)
+        distribution = Counter[int]()
+        deadline = None if budget is None else started + budget
+        for secret in secrets:
+            if deadline is not None and time.perf_counter() > deadline:
+                break
+            distribution[walker.play(int(secret))] += 1
         all_secrets = False
+        planned = games
     return Simulation(
         pegs=space.pegs,
         colours=space.colours,
@@ -172,12 +191,15 @@ def simulate(
         distribution=distribution,
         seconds=time.perf_counter() - started,
         all_secrets=all_secrets,
+        planned=planned,
     )
 
 
 def format_table(result: Simulation) -> str:
     """The summary as a plain-text table."""
     games = f"all {result.games}" if result.all_secrets else f"{result.games} random"
+    if result.cut_short:
+        games += f" (of {result.planned} planned: the time budget ran out)"
     lines = [
         f"{result.strategy} on {result.pegs} pegs x {result.colours} colours"
         f"{'' if result.duplicates else ' (no repeats)'}, first guess {result.first_guess}, "

@@ -6,15 +6,21 @@ the history is a list of (guess, (black, white)) with guesses as tuples of 0-bas
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import lru_cache
 
 import numpy as np
 
 from bot.engine.codes import Code, CodeError, CodeSpace
 from bot.engine.scoring import encode, score
-from bot.engine.search import SearchContext, SearchLimits, colour_mask
+from bot.engine.search import (
+    SearchContext,
+    SearchLimits,
+    check_size,
+    colour_mask,
+    expected_bytes,
+)
 from bot.engine.strategies import DEFAULT_STRATEGY, get_strategy
 
 Answer = tuple[int, int]
@@ -43,10 +49,65 @@ class Move:
     remaining: int
 
 
-@lru_cache(maxsize=8)
+CONTEXT_CACHE_BYTES = 96 << 20
+"""Scoring tables kept per worker process. One 6 pegs x 10 colours context holds about 70 MB, a
+4 x 6 one 2 MB: the bound keeps about one huge variant and many small ones alive."""
+
+
+class ContextCache:
+    """Search contexts (scoring tables, symmetry caches) by variant, bounded by their bytes.
+
+    A worker lives for many games. Keeping every variant it met would keep hundreds of MB of
+    tables alive once players cycle through large variants, so the least recently used
+    contexts are dropped: room is made before a new one is built (from its expected size) and
+    again whenever one is used (contexts grow as their tables are built). The context in use
+    always stays, however large.
+    """
+
+    def __init__(self, max_bytes: int) -> None:
+        self.max_bytes = max_bytes
+        self._contexts: OrderedDict[tuple[int, int, bool], SearchContext] = OrderedDict()
+
+    def get(self, pegs: int, colours: int, duplicates: bool) -> SearchContext:
+        key = (pegs, colours, duplicates)
+        context = self._contexts.pop(key, None)
+        if context is None:
+            space = CodeSpace(pegs, colours, duplicates)
+            check_size(space)  # refuse before dropping anything
+            self._make_room(expected_bytes(space))
+            context = SearchContext(space)
+        self._contexts[key] = context
+        self._make_room(0)
+        return context
+
+    def holds(self, context: SearchContext) -> bool:
+        """Whether `context` is still the cached one for its variant."""
+        return self._contexts.get(context.space.key) is context
+
+    @property
+    def nbytes(self) -> int:
+        return sum(context.nbytes for context in self._contexts.values())
+
+    def clear(self) -> None:
+        self._contexts.clear()
+
+    def _make_room(self, needed: int) -> None:
+        """Drop the oldest contexts until `needed` more bytes fit (the newest one stays)."""
+        sizes = {key: context.nbytes for key, context in self._contexts.items()}
+        held = sum(sizes.values())
+        keep = 0 if needed else 1
+        while self._contexts and len(self._contexts) > keep and held + needed > self.max_bytes:
+            key, _ = self._contexts.popitem(last=False)
+            held -= sizes[key]
+
+
+contexts = ContextCache(CONTEXT_CACHE_BYTES)
+"""This process's contexts: every Solver of a variant shares one."""
+
+
 def context_for(pegs: int, colours: int, duplicates: bool) -> SearchContext:
-    """One SearchContext (scoring tables, symmetry caches) per variant and process."""
-    return SearchContext(CodeSpace(pegs, colours, duplicates))
+    """The SearchContext of a variant in this process (see `ContextCache`)."""
+    return contexts.get(pegs, colours, duplicates)
 
 
 def history_seed(seed: int, history: History) -> np.random.Generator:
@@ -69,9 +130,9 @@ class Solver:
         seed: int = 0,
         limits: SearchLimits | None = None,
     ) -> None:
-        self.space = space
         self.strategy = get_strategy(strategy)
         self.context = context_for(*space.key)
+        self.space = self.context.space  # equal to `space`; its code arrays are built only once
         self.seed = seed
         self.limits = limits
         self._first = space.validate(first_guess) if first_guess is not None else None

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Self
 
 import discord
 
+from bot.engine.answers import possible_answers
 from bot.engine.codes import CodeSpace
 from bot.engine.game import PlayGame, SolveGame
 from bot.ui import text
@@ -24,7 +25,8 @@ MAX_ROWS = 5
 MAX_SELECT_OPTIONS = 25
 PICKER_MAX_PEGS = MAX_ROWS - 1  # one select per peg plus the Submit row
 CODE_MODAL_PREFIX = "mm:code:"
-CODE_MODAL_PATTERN = re.compile(r"mm:code:(?P<game>[0-9]+)")
+CODE_MODAL_PATTERN = re.compile(r"mm:code:(?P<game>[0-9]{1,20})(?::(?P<nonce>[0-9]{1,20}))?")
+"""`mm:code:<game>:<id of the click that opened it>`; the older form without it still works."""
 CODE_FIELD_ID = "code"
 
 
@@ -152,7 +154,7 @@ class PegSelect(
         return cls(int(match["game"]), int(match["peg"]))
 
     async def callback(self, interaction: discord.Interaction[MastermindBot]) -> None:
-        await _flows().pick_peg(interaction, self.game_id, self.peg, int(self.item.values[0]))
+        await _flows().pick_peg(interaction, self.game_id, self.peg, list(self.item.values))
 
 
 def picker_view(game_id: int, space: CodeSpace, chosen: list[int | None]) -> discord.ui.View:
@@ -163,19 +165,39 @@ def picker_view(game_id: int, space: CodeSpace, chosen: list[int | None]) -> dis
     return view
 
 
-def picked_colours(message: discord.Message | None, game_id: int, pegs: int) -> list[int | None]:
-    """Read the picker's current choices back from the message's select defaults."""
-    chosen: list[int | None] = [None] * pegs
+def picked_colours(
+    message: discord.Message | None, game_id: int, space: CodeSpace
+) -> list[int | None]:
+    """Read the picker's current choices back from the message's select defaults; anything
+    that is not a colour of this game counts as not chosen."""
+    chosen: list[int | None] = [None] * space.pegs
     if message is None:
         return chosen
     for row in message.components:
         for child in getattr(row, "children", []):
             match = re.fullmatch(rf"mm:pick:{game_id}:(\d)", getattr(child, "custom_id", "") or "")
-            if match and int(match[1]) < pegs:
+            if match and int(match[1]) < space.pegs:
                 defaults = [o.value for o in getattr(child, "options", []) if o.default]
-                if defaults:
-                    chosen[int(match[1])] = int(defaults[0])
+                if len(defaults) == 1 and defaults[0].isdecimal():
+                    colour = int(defaults[0])
+                    chosen[int(match[1])] = colour if colour < space.colours else None
     return chosen
+
+
+def modal_value(data: Any, custom_id: str) -> str | None:
+    """Find a text input's value in a modal submission, whatever rows or labels wrap it."""
+    if isinstance(data, dict):
+        if data.get("custom_id") == custom_id and "value" in data:
+            return str(data["value"])
+        children = [*data.get("components", []), data.get("component")]
+        for child in children:
+            if child is not None and (found := modal_value(child, custom_id)) is not None:
+                return found
+    elif isinstance(data, list):
+        for child in data:
+            if (found := modal_value(child, custom_id)) is not None:
+                return found
+    return None
 
 
 class CodeModal(discord.ui.Modal):
@@ -186,8 +208,8 @@ class CodeModal(discord.ui.Modal):
         label="Your guess", custom_id=CODE_FIELD_ID, max_length=100, min_length=1
     )
 
-    def __init__(self, game_id: int, space: CodeSpace) -> None:
-        super().__init__(title="Guess the code", custom_id=f"{CODE_MODAL_PREFIX}{game_id}")
+    def __init__(self, game_id: int, space: CodeSpace, nonce: int) -> None:
+        super().__init__(title="Guess the code", custom_id=f"{CODE_MODAL_PREFIX}{game_id}:{nonce}")
         self.code.placeholder = f"e.g. {space.example()} or {space.digits(space.code_at(0))}"
 
     async def on_submit(self, interaction: discord.Interaction) -> None:
@@ -258,8 +280,9 @@ class AnswerSelect(
         return cls(int(match["game"]), int(match["version"]), int(match["part"]))
 
     async def callback(self, interaction: discord.Interaction[MastermindBot]) -> None:
-        black, white = (int(x) for x in self.item.values[0].split(":"))
-        await _flows().answer_guess(interaction, self.game_id, self.version, black, white)
+        await _flows().answer_from_select(
+            interaction, self.game_id, self.version, list(self.item.values)
+        )
 
 
 class UndoButton(
@@ -294,8 +317,9 @@ def solve_view(game: SolveGame) -> discord.ui.View | None:
     view = discord.ui.View(timeout=None)
     space = game.variant.space
     version = game.version
-    if game.awaiting_answer:
-        answers = space.answers()
+    current = game.current_guess
+    if current is not None:
+        answers = list(possible_answers(space, current))
         if len(answers) + 2 <= BUTTONS_PER_ROW * MAX_ROWS:
             for black, white in answers:
                 view.add_item(AnswerButton(game.id, version, black, white, space.pegs))

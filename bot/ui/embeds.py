@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 
 import discord
 
 from bot.engine.codes import Code
 from bot.engine.game import MoveKind, PlayGame, SolveGame, Status
+from bot.engine.job_types import SimulationResult
 from bot.engine.strategies import get_strategy
 from bot.store import PlayerStats
 from bot.ui import text
@@ -61,13 +62,21 @@ def play_board(game: PlayGame, secret: Code | None = None) -> discord.Embed:
         embed.add_field(name="Players", value=mode)
         embed.set_footer(
             text=f"Guess with /mastermind guess code:{space.example()} or the Guess button. "
-            "⚫ right colour, right place · ⚪ right colour, wrong place"
+            "⚫ right colour, right place · ⚪ right colour, wrong place · "
+            f"{_edition(game)}"
         )
     else:
         embed.add_field(name="Result", value=_play_result(game), inline=False)
         if secret is not None:
             embed.add_field(name="Secret", value=text.code_line(space, secret), inline=False)
+        embed.set_footer(text=_edition(game))
     return embed
+
+
+def _edition(game: PlayGame | SolveGame) -> str:
+    """Which game and which of its versions a board shows: boards are redrawn until they
+    show the stored version, and this says which one a player is looking at."""
+    return f"Game {game.id} · move {game.version}"
 
 
 def _play_result(game: PlayGame) -> str:
@@ -116,7 +125,8 @@ def solve_board(game: SolveGame, remaining: int | None, note: str | None = None)
     embed.add_field(name="Colours", value=text.legend(space), inline=False)
     embed.set_footer(
         text=f"Strategy: {strategy.title}. Answer with the pegs my guess earns: "
-        "⚫ right colour, right place · ⚪ right colour, wrong place."
+        "⚫ right colour, right place · ⚪ right colour, wrong place. · "
+        f"{_edition(game)}"
     )
     return embed
 
@@ -125,16 +135,17 @@ def _possessive(user_id: int) -> str:
     return f"{mention(user_id)}'s"
 
 
-def simulation(result: Mapping, pegs: int, colours: int, strategy: str) -> str:
+def simulation(result: SimulationResult, pegs: int, colours: int, strategy: str) -> str:
     """A simulate run as a message: a bar chart in a code block and the summary line."""
-    distribution = {int(k): v for k, v in result["distribution"].items()}
-    kind = "every secret" if result["all_secrets"] else f"{result['games']} random secrets"
+    kind = "every secret" if result.all_secrets else f"{result.games:,} random secrets"
+    if result.cut_short:
+        kind += f" (of {result.planned:,} planned: the time limit was reached)"
     return (
         f"**{get_strategy(strategy).title}** on {pegs} pegs × {colours} colours, {kind}, "
-        f"first guess `{result['first_guess']}`\n"
-        f"```\nguesses | secrets\n{text.bar_chart(distribution)}\n```"
-        f"Total **{result['total']:,}** guesses · average **{result['average']:.3f}** · "
-        f"worst **{result['worst']}** · {result['seconds']:.2f} s"
+        f"first guess `{result.first_guess}`\n"
+        f"```\nguesses | secrets\n{text.bar_chart(result.chart())}\n```"
+        f"Total **{result.total:,}** guesses · average **{result.average:.3f}** · "
+        f"worst **{result.worst}** · {result.seconds:.2f} s"
     )
 
 

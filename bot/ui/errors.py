@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import logging
 
 import discord
@@ -11,6 +12,7 @@ from bot.engine.codes import CodeError
 from bot.engine.game import GameAlreadyActive, GameError, NoActiveGame
 from bot.engine.search import TooLarge
 from bot.solver_pool import SolverUnavailable
+from bot.store import AlreadyApplied, StoreBusy
 
 log = logging.getLogger(__name__)
 
@@ -34,7 +36,9 @@ def friendly(error: BaseException) -> str:
         return ALREADY_ACTIVE.format(what=kind)
     if isinstance(error, NoActiveGame):
         return NO_GAME
-    if isinstance(error, GameError | CodeError | TooLarge | SolverUnavailable):
+    if isinstance(
+        error, GameError | CodeError | TooLarge | SolverUnavailable | StoreBusy | AlreadyApplied
+    ):
         return str(error)
     if isinstance(error, app_commands.CommandOnCooldown):
         return f"Easy there! Try again in {error.retry_after:.0f} s."
@@ -54,13 +58,22 @@ def friendly(error: BaseException) -> str:
 
 
 async def reply_error(interaction: discord.Interaction, error: BaseException | str) -> None:
-    """Answer ephemerally: as the response if none was sent yet, else as a followup."""
+    """Answer privately: as the response if none was sent yet, else as a followup.
+
+    A flow that already answered with a public "thinking" message (which was to become a
+    board) has that message deleted first: Discord would otherwise turn the first followup
+    into that public message, and everyone would see the refusal.
+    """
     message = error if isinstance(error, str) else friendly(error)
     try:
-        if interaction.response.is_done():
-            await interaction.followup.send(message, ephemeral=True)
-        else:
+        if not interaction.response.is_done():
             await interaction.response.send_message(message, ephemeral=True)
+            return
+        extras = interaction.extras
+        if extras.get("public_defer") and not extras.get("public_answer"):
+            with contextlib.suppress(discord.HTTPException):
+                await interaction.delete_original_response()
+        await interaction.followup.send(message, ephemeral=True)
     except discord.HTTPException:
         log.warning("could not deliver an error reply for interaction %s", interaction.id)
 

@@ -52,18 +52,20 @@ async def test_the_synced_command_tree(fake_discord: FakeDiscord, bot) -> None:
     ]
 
 
-async def test_dev_guild_is_always_synced(fake_discord: FakeDiscord, db_path: Path) -> None:
+async def test_dev_guild_gets_the_commands_once_and_only_there(
+    fake_discord: FakeDiscord, db_path: Path
+) -> None:
     settings = Settings(
         token=fake_discord.token, database_path=db_path, dev_guild_id=fake_discord.guild_id
     )
-    for _ in range(2):
+    for _ in range(2):  # the second start finds the same application, scope and tree
         async with fake_discord.run_in_process(lambda: MastermindBot(settings), timeout=30.0):
             pass
     guild_syncs = [s for s in fake_discord.command_syncs if s[0] == fake_discord.guild_id]
     global_syncs = [s for s in fake_discord.command_syncs if s[0] is None]
-    assert len(guild_syncs) == 2 and len(global_syncs) == 1
+    assert len(guild_syncs) == 1 and len(global_syncs) == 0
     names = [c["name"] for c in fake_discord.synced_commands(fake_discord.guild_id)]
-    assert names == ["mastermind"]
+    assert names == ["mastermind"] and fake_discord.synced_commands() == []
 
 
 async def test_rules_are_private(fake_discord: FakeDiscord, bot) -> None:
@@ -108,10 +110,10 @@ async def test_a_gateway_drop_is_resumed_and_commands_still_work(
 async def test_stale_games_time_out_and_reveal_the_secret(
     fake_discord: FakeDiscord, bot, db_path: Path
 ) -> None:
-    board = await (await fake_discord.slash("general", "alice", "mastermind", "play")).response()
+    board = await (await fake_discord.slash("general", "alice", "mastermind", "play")).settled()
     assert await bot.expire_stale_games(timedelta(hours=1)) == 0  # it was just started
     assert await bot.expire_stale_games(timedelta(0)) == 1
     await fake_discord.wait_for(lambda: "Timed out" in board.text, what="board timed out")
     assert "Secret" in board.text and board.buttons == []
-    again = await (await fake_discord.slash("general", "bob", "mastermind", "play")).response()
+    again = await (await fake_discord.slash("general", "bob", "mastermind", "play")).settled()
     assert not again.ephemeral  # the channel is free for a new game

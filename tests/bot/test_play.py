@@ -18,7 +18,7 @@ def other_code(secret: str) -> str:
 async def test_cooperative_game_won_by_the_second_player(
     fake_discord: FakeDiscord, bot, db_path: Path
 ) -> None:
-    board = await (await fake_discord.slash("general", "alice", "mastermind", "play")).response()
+    board = await (await fake_discord.slash("general", "alice", "mastermind", "play")).settled()
     assert not board.ephemeral
     assert "🔴 **R** red" in board.text and "**10** of 10" in board.text
     assert [b["label"] for b in board.buttons] == ["Guess", "Give up"]
@@ -58,7 +58,7 @@ async def test_cooperative_game_won_by_the_second_player(
 async def test_lost_game_reveals_the_secret(fake_discord: FakeDiscord, bot, db_path) -> None:
     board = await (
         await fake_discord.slash("general", "alice", "mastermind", "play", options={"guesses": 2})
-    ).response()
+    ).settled()
     secret = secret_text(db_path)
     wrong = other_code(secret)
     await (
@@ -76,7 +76,7 @@ async def test_lost_game_reveals_the_secret(fake_discord: FakeDiscord, bot, db_p
 async def test_solo_game_refuses_other_players(fake_discord: FakeDiscord, bot, db_path) -> None:
     await (
         await fake_discord.slash("general", "alice", "mastermind", "play", options={"solo": True})
-    ).response()
+    ).settled()
     refused = await (
         await fake_discord.slash("general", "bob", "mastermind", "guess", options={"code": "1234"})
     ).response()
@@ -114,7 +114,7 @@ async def test_every_bad_input_is_ephemeral_and_changes_nothing(
         await fake_discord.slash(
             "general", "alice", "mastermind", "play", options={"duplicates": False}
         )
-    ).response()
+    ).settled()
     cases = {
         "123": "4 pegs",
         "RGBX": "'X'",
@@ -131,7 +131,7 @@ async def test_every_bad_input_is_ephemeral_and_changes_nothing(
         assert fragment in reply.text, (code, reply.text)
     assert move_count(db_path) == 0
 
-    second = await (await fake_discord.slash("general", "bob", "mastermind", "play")).response()
+    second = await (await fake_discord.slash("general", "bob", "mastermind", "play")).settled()
     assert second.ephemeral and "already running" in second.text
     assert "/mastermind giveup" in second.text
     assert query(db_path, "SELECT count(*) FROM games") == [(1,)]
@@ -151,7 +151,7 @@ async def test_every_bad_input_is_ephemeral_and_changes_nothing(
 async def test_two_players_guessing_at_once_are_both_recorded_in_order(
     fake_discord: FakeDiscord, bot, db_path
 ) -> None:
-    await (await fake_discord.slash("general", "alice", "mastermind", "play")).response()
+    await (await fake_discord.slash("general", "alice", "mastermind", "play")).settled()
     secret = secret_text(db_path)
     wrong = other_code(secret)
     handles = await asyncio.gather(
@@ -172,7 +172,7 @@ async def test_two_players_guessing_at_once_are_both_recorded_in_order(
 
 
 async def test_picker_buttons_and_give_up(fake_discord: FakeDiscord, bot, db_path) -> None:
-    board = await (await fake_discord.slash("general", "alice", "mastermind", "play")).response()
+    board = await (await fake_discord.slash("general", "alice", "mastermind", "play")).settled()
     picker = await (await fake_discord.click(board, "Guess", user="carol")).response()
     assert picker.ephemeral and len(picker.selects) == 4
     submit_early = await (await fake_discord.click(picker, "Submit guess", user="carol")).response()
@@ -211,7 +211,7 @@ async def test_long_codes_use_a_modal(fake_discord: FakeDiscord, bot, db_path) -
         await fake_discord.slash(
             "general", "alice", "mastermind", "play", options={"pegs": 6, "colours": 8}
         )
-    ).response()
+    ).settled()
     opened = await fake_discord.click(board, "Guess", user="bob")
     modal = await opened.modal()
     submitted = await fake_discord.submit_modal(modal, {"code": "RGBYOP"}, user="bob")

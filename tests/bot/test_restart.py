@@ -34,7 +34,7 @@ async def test_games_survive_sigkill_and_old_buttons_still_work(
     first = await fake_discord.spawn_bot(env=env)
     await first.wait_ready(timeout=30.0, commands=True)
 
-    board = await (await fake_discord.slash("general", "alice", "mastermind", "play")).response()
+    board = await (await fake_discord.slash("general", "alice", "mastermind", "play")).settled()
     secret = secret_text(db_path)
     wrong = ("2" if secret[0] == "1" else "1") + secret[1:]
     await (

@@ -20,7 +20,8 @@ Quick start::
 
 FakeDiscord(*, token=None, members=("alice", "bob", "carol", "dave"),
             channels=("general", "games"), interaction_deadline=3.0, token_lifetime=900.0,
-            heartbeat_interval_ms=41250, guild_ready_timeout=0.1, message_events=True)
+            heartbeat_interval_ms=41250, guild_ready_timeout=0.1, message_events=True,
+            bot_permissions=None)
 
 - `await start()` / `await close()` (close also stops bots), or `async with FakeDiscord()`.
   `rest_base`, `gateway_url`, `token` (the only bot token it accepts), `guild_id`,
@@ -29,6 +30,31 @@ FakeDiscord(*, token=None, members=("alice", "bob", "carol", "dave"),
   carol, dave, mod (role Moderator: Manage Messages), owner (the guild owner: all permissions)
   and the bot. `user("alice")`, `channel("general")`, `dm_channel("alice")` (names, ids or
   objects are accepted everywhere a user or channel is asked for).
+
+Permissions (the bot's are enforced on REST, see below):
+
+- By default @everyone grants what a new server's does (view, send, history, embeds, files,
+  reactions...) and the bot's role adds Manage Messages. `bot_permissions=discord.Permissions(
+  ...)` (or an int) gives the bot exactly that: its role gets it, @everyone grants nothing, and
+  people get the usual rights from a "Member" role instead.
+- `bot_permissions_in(channel) -> discord.Permissions`, `permissions_in(channel, user)`:
+  computed as Discord does (guild roles, then @everyone / role / member overwrites; no View
+  Channel means nothing; no Send Messages drops Embed Links, Attach Files, TTS, @everyone).
+  Every interaction's `app_permissions` is the bot's, and `member.permissions` the user's, in
+  the interaction's channel (a fixed DM set in DMs).
+- `await set_bot_permissions(perms)`, `await set_role_permissions(role, perms)` (role names,
+  "@everyone", "bot"), `await set_overwrite(channel, target, *, allow=0, deny=0)` (a role or
+  a user; `fake.world.bot_user` for the bot's own member; allow=deny=0 removes it). Each sends
+  the bot GUILD_ROLE_UPDATE / CHANNEL_UPDATE and waits until it has processed it.
+- Enforced on the bot-token routes of guild channels: View Channel for everything (else 403
+  50001 Missing Access); creating a message needs Send Messages (a reply also Read Message
+  History; a message of embeds only also Embed Links); other embeds without Embed Links are
+  dropped silently, as Discord does; fetching one message needs Read Message History (else
+  403 50013 Missing Permissions) and history without it is empty; editing the bot's own
+  message needs only View Channel; reactions need Read Message History (+ Add Reactions);
+  deleting others' messages needs Manage Messages. Each refusal and each dropped embed is a
+  `missing-permissions` violation. Interaction callbacks, followups and @original edits
+  (webhooks) need no channel permission.
 
 Running the bot under test:
 
@@ -61,6 +87,18 @@ Acting as users (each returns an `InteractionHandle` as soon as INTERACTION_CREA
   Clicks, selects and submits first wait until every REST answer in flight is written and the
   bot answered a gateway heartbeat, because discord.py registers a view only after the
   message's request returns.
+- `await forge_interaction(channel, user, *, type, custom_id, component_type=2, values=None,
+  fields=None, data=None, message=None, payload=None, expect_answer=True)`: what a malicious
+  client could send, checked against nothing. Type 3 (component: `values` for a select) or 5
+  (modal submit: `fields` = {text input custom_id: value}); `data` replaces the whole `data`.
+  From any guild channel or a DM (`dm_channel(user)`: the payload has `user`, no `guild_id`).
+  `message` (any message, any channel) is attached, or none is. `payload` entries override
+  top-level keys (None deletes one). Note: discord.py dispatches a component interaction to
+  a view or `DynamicItem` only if the attached message carries a component with that type and
+  custom_id; with no message, or another message, the bot never sees it. Pass
+  `expect_answer=False` for those: their unanswered deadline is then not a violation. Modal
+  submits reach the client's `on_interaction` whatever they carry. The handle's `forged` is
+  True.
 
 InteractionHandle: `await answer(timeout=5.0) -> callback type`; `await response(timeout=5.0)
 -> FakeMessage` (the new reply for 4/5, the updated message for 6/7); `await settled()` (the
@@ -86,8 +124,19 @@ Reading state:
   component-type, component-count, custom-id-length (100), custom-id-duplicate, button,
   select, modal, text-input, modal-after-modal, callback-type, double-answer,
   followup-before-answer, no-original-response, empty-message, components-v2, command-sync,
-  autocomplete, unknown-route, unknown-interaction, unknown-webhook, gateway-op.
+  autocomplete, unknown-route, unknown-interaction, unknown-webhook, gateway-op,
+  missing-permissions.
 - `advance_time(seconds)`: moves the fake's clock, to test the 3 s and 15 min rules at once.
+
+Injected failures (not violations: Discord failing, not the bot):
+
+- `fail_next(method, path, *, status=403, code=None, message=None, times=1) -> InjectedFailure`
+  answers the next `times` requests whose path (after /api/v10) fully matches the regex `path`
+  with that error (403 defaults to 50013, 404 to 10008). discord.py retries 500/502/504/524 up
+  to 5 times (sleeping 1, 3, 5, 7 s); 503 fails at once. `.hits` counts answered requests.
+- `fail_message_edit(message, *, status=403, times=1, ...)`: the same for the bot's next edit
+  of that message through `PATCH /channels/{channel}/messages/{message}` (a board edit).
+- `injected_failures` lists them.
 
 Gateway control: `await drop_gateway(code=4000, *, abort=False, wait_resumed=True,
 timeout=10.0)`, `await request_reconnect(*, timeout=10.0)` (op 7), `await
@@ -108,7 +157,8 @@ from tests.discord_fake.models import (
 )
 from tests.discord_fake.patching import apply_patches, patch_discord
 from tests.discord_fake.process import BotProcess
-from tests.discord_fake.world import FakeChannel, FakeUser
+from tests.discord_fake.server import InjectedFailure
+from tests.discord_fake.world import FakeChannel, FakeRole, FakeUser
 
 __all__ = [
     "BotProcess",
@@ -117,7 +167,9 @@ __all__ = [
     "FakeDiscordError",
     "FakeMessage",
     "FakeModal",
+    "FakeRole",
     "FakeUser",
+    "InjectedFailure",
     "InteractionHandle",
     "RecordedRequest",
     "Violation",

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import os
+import re
 import secrets
 import sys
 import time
@@ -19,8 +20,14 @@ from tests.discord_fake.models import FakeDiscordError, FakeMessage, FakeModal, 
 from tests.discord_fake.patching import patch_discord
 from tests.discord_fake.process import BotProcess
 from tests.discord_fake.rules import SELECT_TYPES
-from tests.discord_fake.server import FakeDiscordServer, Session
-from tests.discord_fake.world import BOT_PERMISSIONS, FakeChannel, FakeUser
+from tests.discord_fake.server import FakeDiscordServer, InjectedFailure, Session
+from tests.discord_fake.world import (
+    FakeChannel,
+    FakeRole,
+    FakeUser,
+    PermissionsLike,
+    permission_value,
+)
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -28,6 +35,7 @@ UserRef = str | int | FakeUser
 ChannelRef = str | int | FakeChannel
 MessageRef = FakeMessage | int
 ClientT = TypeVar("ClientT", bound=discord.Client)
+RoleOrUser = str | int | FakeUser | FakeRole
 
 # Option types of application commands.
 SUB_COMMAND, SUB_COMMAND_GROUP = 1, 2
@@ -357,6 +365,161 @@ class FakeDiscord(FakeDiscordServer):
             description=f"submit of modal {modal.custom_id!r} by {who.name}",
         )
 
+    async def forge_interaction(
+        self,
+        channel: ChannelRef,
+        user: UserRef,
+        *,
+        type: int,
+        custom_id: str,
+        component_type: int = 2,
+        values: Sequence[str] | None = None,
+        fields: Mapping[str, str] | None = None,
+        data: Mapping[str, Any] | None = None,
+        message: MessageRef | None = None,
+        payload: Mapping[str, Any] | None = None,
+        expect_answer: bool = True,
+    ) -> InteractionHandle:
+        """Send an interaction as a malicious client could: nothing is checked against any
+        message, modal or command.
+
+        `type` 3 (component) sends `{"custom_id", "component_type", "values"?}`; `type` 5 (modal
+        submit) sends `{"custom_id", "components"}` with one text input row per entry of
+        `fields` ({custom_id: value}). `data` replaces the whole `data` object instead. `channel`
+        may be any guild channel or a DM (`dm_channel(user)`: the payload then has `user` and no
+        `guild_id`, as Discord sends it). `message` (any message, from any channel) is attached
+        as `message`, or left out. `payload` entries are merged into the top-level payload last
+        (None removes a key). With `expect_answer=False` no answer within 3 s is not a
+        violation: discord.py drops a component interaction whose custom_id is not on the
+        attached message (or that has no message), before the bot sees it.
+        """
+        target = self.channel(channel)
+        who = self.user(user)
+        msg = None
+        if message is not None:
+            msg = message if isinstance(message, FakeMessage) else self.message(message)
+        if data is not None:
+            body: dict[str, Any] = dict(data)
+        elif type == 3:
+            body = {"custom_id": custom_id, "component_type": component_type}
+            if values is not None or component_type in SELECT_TYPES:
+                body["values"] = [str(v) for v in values or []]
+        elif type == 5:
+            body = {
+                "custom_id": custom_id,
+                "components": [
+                    {"type": 1, "components": [{"type": 4, "custom_id": key, "value": value}]}
+                    for key, value in (fields or {}).items()
+                ],
+            }
+        else:
+            raise ValueError("forge_interaction builds type 3 or 5; pass data=... for others")
+        where = "a DM" if target.guild_id is None else f"#{target.name}"
+        return await self._send_interaction(
+            type,
+            who,
+            target,
+            body,
+            message=msg,
+            description=f"forged type {type} {custom_id!r} by {who.name} in {where}",
+            overrides=payload,
+            forged=True,
+            expect_answer=expect_answer,
+        )
+
+    # permissions and injected failures -------------------------------------------------------
+
+    def bot_permissions_in(self, channel: ChannelRef) -> discord.Permissions:
+        """The bot's permissions in a channel, from roles and overwrites (as in app_permissions)."""
+        return discord.Permissions(self.world.bot_permissions(self.channel(channel)))
+
+    def permissions_in(self, channel: ChannelRef, user: UserRef) -> discord.Permissions:
+        """A user's permissions in a channel (as in an interaction's `member.permissions`)."""
+        return discord.Permissions(
+            self.world.channel_permissions(self.user(user), self.channel(channel))
+        )
+
+    async def set_role_permissions(
+        self, role: str | int | FakeRole, value: PermissionsLike
+    ) -> None:
+        """Change a role's permissions ("bot" is the bot's role); the bot gets GUILD_ROLE_UPDATE."""
+        target = self.world.role(role)
+        target.permissions = permission_value(value)
+        await self._guild_event(
+            "GUILD_ROLE_UPDATE", {"guild_id": str(self.world.guild_id), "role": target.payload()}
+        )
+
+    async def set_bot_permissions(self, value: PermissionsLike) -> None:
+        """Set the bot role's permissions (the bot still gets what @everyone grants)."""
+        await self.set_role_permissions("bot", value)
+
+    async def set_overwrite(
+        self,
+        channel: ChannelRef,
+        target: RoleOrUser,
+        *,
+        allow: PermissionsLike = 0,
+        deny: PermissionsLike = 0,
+    ) -> None:
+        """Set a channel overwrite for a role ("@everyone", "bot", "Moderator") or a member
+        ("alice"; the bot's member is `fake.world.bot_user`); allow=deny=0 removes it. The bot
+        gets CHANNEL_UPDATE."""
+        where = self.channel(channel)
+        self.world.set_overwrite(where, target, allow=allow, deny=deny)
+        await self._guild_event("CHANNEL_UPDATE", where.payload())
+
+    async def _guild_event(self, event: str, data: dict[str, Any]) -> None:
+        session = self._session_for(self.world.guild_id)
+        if session is not None:
+            await self._dispatch(session, event, data)
+            if session.connection is not None:
+                await self.gateway_round_trip(session)
+        self.changed()
+
+    def fail_next(
+        self,
+        method: str,
+        path: str,
+        *,
+        status: int = 403,
+        code: int | None = None,
+        message: str | None = None,
+        times: int = 1,
+    ) -> InjectedFailure:
+        """Answer the next `times` REST requests `method path` (a regex over the path after
+        /api/v10, matched in full) with an error instead of serving them.
+
+        Defaults: 403 is 50013 Missing Permissions, 404 10008 Unknown Message, 5xx code 0.
+        discord.py retries 500, 502, 504 and 524 up to 5 times (sleeping 1, 3, 5, 7 s); 503
+        fails at once. The returned object counts its `hits`.
+        """
+        defaults = {
+            403: (50013, "Missing Permissions"),
+            404: (10008, "Unknown Message"),
+            429: (0, "You are being rate limited."),
+        }
+        fallback = (0, f"{status}: Server Error" if status >= 500 else f"{status}: Error")
+        default_code, default_message = defaults.get(status, fallback)
+        failure = InjectedFailure(
+            method=method.upper(),
+            path=re.compile(path),
+            status=status,
+            code=default_code if code is None else code,
+            message=default_message if message is None else message,
+            times=times,
+        )
+        self.injected_failures.append(failure)
+        return failure
+
+    def fail_message_edit(
+        self, message: MessageRef, *, status: int = 403, times: int = 1, **options: Any
+    ) -> InjectedFailure:
+        """Refuse the bot's next `times` edits of `message` through the channel route
+        (`PATCH /channels/{channel}/messages/{message}`, how a board is edited)."""
+        msg = message if isinstance(message, FakeMessage) else self.message(message)
+        path = rf"/channels/{msg.channel.id}/messages/{msg.id}"
+        return self.fail_next("PATCH", path, status=status, times=times, **options)
+
     # gateway control -------------------------------------------------------------------------
 
     async def drop_gateway(
@@ -442,6 +605,7 @@ class FakeDiscord(FakeDiscordServer):
         data: dict[str, Any],
         message: FakeMessage | None,
         locale: str,
+        overrides: Mapping[str, Any] | None = None,
     ) -> tuple[int, str, dict[str, Any]]:
         interaction_id = self.ids()
         token = secrets.token_urlsafe(48)
@@ -454,7 +618,7 @@ class FakeDiscord(FakeDiscordServer):
             "token": token,
             "version": 1,
             "locale": locale,
-            "app_permissions": str(BOT_PERMISSIONS),
+            "app_permissions": str(self.world.bot_permissions(channel)),
             "entitlements": [],
             "entitlement_sku_ids": [],
             "attachment_size_limit": 10 * 1024 * 1024,
@@ -462,7 +626,7 @@ class FakeDiscord(FakeDiscordServer):
             "channel": channel_payload,
         }
         if channel.guild_id is not None:
-            permissions = self.world.permissions(user)
+            permissions = self.world.channel_permissions(user, channel)
             channel_payload["permissions"] = str(permissions)
             payload.update(
                 guild_id=str(channel.guild_id),
@@ -480,6 +644,11 @@ class FakeDiscord(FakeDiscordServer):
             )
         if message is not None:
             payload["message"] = message.payload()
+        for key, value in (overrides or {}).items():
+            if value is None:
+                payload.pop(key, None)
+            else:
+                payload[key] = value
         return interaction_id, token, payload
 
     async def _send_interaction(
@@ -492,6 +661,9 @@ class FakeDiscord(FakeDiscordServer):
         description: str,
         message: FakeMessage | None = None,
         locale: str = "en-US",
+        overrides: Mapping[str, Any] | None = None,
+        forged: bool = False,
+        expect_answer: bool = True,
     ) -> InteractionHandle:
         session = self._session_for(channel.guild_id)
         if session is None:
@@ -504,7 +676,7 @@ class FakeDiscord(FakeDiscordServer):
         if message is not None and message.deleted:
             raise ValueError(f"message {message.id} was deleted before {description}")
         interaction_id, token, payload = self._interaction_payload(
-            kind, user, channel, data, message, locale
+            kind, user, channel, data, message, locale, overrides
         )
         handle = InteractionHandle(
             fake=self,
@@ -519,6 +691,8 @@ class FakeDiscord(FakeDiscordServer):
             dispatched_perf=time.perf_counter(),
             message=message if kind == 3 else None,
             opened_from_message=message if kind == 5 else None,
+            forged=forged,
+            expect_answer=expect_answer,
         )
         self.interactions.append(handle)
         self._by_token[token] = handle

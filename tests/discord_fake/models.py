@@ -230,6 +230,10 @@ class InteractionHandle:
     late: bool = False
     deadline_reported: bool = False
     opened_from_message: FakeMessage | None = None  # a modal's component message, for submits
+    #: A forged interaction (`forge_interaction`); with `expect_answer` False, no answer within
+    #: the deadline is fine (discord.py drops component interactions it cannot match).
+    forged: bool = False
+    expect_answer: bool = True
 
     @property
     def answered(self) -> bool:

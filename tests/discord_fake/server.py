@@ -19,6 +19,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+import discord
 from aiohttp import WSMsgType, web
 
 from tests.discord_fake import rules
@@ -31,7 +32,14 @@ from tests.discord_fake.models import (
     Violation,
     Waiter,
 )
-from tests.discord_fake.world import FakeChannel, FakeUser, SnowflakeFactory, World, iso_now
+from tests.discord_fake.world import (
+    FakeChannel,
+    FakeUser,
+    PermissionsLike,
+    SnowflakeFactory,
+    World,
+    iso_now,
+)
 
 API_PREFIX = "/api/v10"
 GATEWAY_PATH = "/gateway"
@@ -43,6 +51,7 @@ UNKNOWN_WEBHOOK = 10015
 UNKNOWN_COMMAND = 10063
 UNKNOWN_INTERACTION = 10062
 MISSING_ACCESS = 50001
+MISSING_PERMISSIONS = 50013
 CANNOT_EDIT_OTHERS = 50005
 EMPTY_MESSAGE = 50006
 INVALID_WEBHOOK_TOKEN = 50027
@@ -166,6 +175,43 @@ class Session:
 
 Handler = Callable[..., Awaitable[Any]]
 
+VIEW_CHANNEL = discord.Permissions(view_channel=True).value
+SEND_MESSAGES = discord.Permissions(send_messages=True).value
+EMBED_LINKS = discord.Permissions(embed_links=True).value
+READ_MESSAGE_HISTORY = discord.Permissions(read_message_history=True).value
+MANAGE_MESSAGES = discord.Permissions(manage_messages=True).value
+ADD_REACTIONS = discord.Permissions(add_reactions=True).value
+
+
+@dataclass(eq=False)
+class InjectedFailure:
+    """A Discord error the fake answers to the next `times` requests matching method and path.
+
+    `path` is a regular expression matched in full against the path after /api/v10, e.g.
+    `/channels/123/messages/456`. `hits` counts the requests it answered.
+    """
+
+    method: str
+    path: re.Pattern[str]
+    status: int
+    code: int
+    message: str
+    times: int = 1
+    hits: int = 0
+
+    @property
+    def exhausted(self) -> bool:
+        """It answered as many requests as it was asked to."""
+        return self.hits >= self.times
+
+    def matches(self, method: str, path: str) -> bool:
+        """The request is one this failure is waiting for."""
+        return not self.exhausted and method == self.method and bool(self.path.fullmatch(path))
+
+    def error(self) -> HttpError:
+        """The error response."""
+        return HttpError(self.status, self.code, self.message)
+
 
 class FakeDiscordServer:
     """State and protocol of the fake; see `FakeDiscord` for the API tests use."""
@@ -181,10 +227,13 @@ class FakeDiscordServer:
         heartbeat_interval_ms: int = 41250,
         guild_ready_timeout: float = 0.1,
         message_events: bool = True,
+        bot_permissions: PermissionsLike | None = None,
     ) -> None:
         self.token = token or f"fake.{secrets.token_urlsafe(24)}"
         self.ids = SnowflakeFactory()
-        self.world = World(ids=self.ids, members=members, channels=channels)
+        self.world = World(
+            ids=self.ids, members=members, channels=channels, bot_permissions=bot_permissions
+        )
         self.interaction_deadline = interaction_deadline
         self.token_lifetime = token_lifetime
         self.heartbeat_interval_ms = heartbeat_interval_ms
@@ -195,6 +244,8 @@ class FakeDiscordServer:
         self.requests: list[RecordedRequest] = []
         self.interactions: list[InteractionHandle] = []
         self.modals: list[FakeModal] = []
+        #: Failures to answer instead of serving (see `fail_next`), oldest first.
+        self.injected_failures: list[InjectedFailure] = []
         self.commands: dict[int | None, list[dict[str, Any]]] = {}
         self.command_syncs: list[tuple[int | None, int]] = []  # (guild id, login number)
         self.presence: dict[str, Any] | None = None
@@ -505,6 +556,12 @@ class FakeDiscordServer:
                     continue
                 if auth and req.headers.get("Authorization") != f"Bot {self.token}":
                     raise HttpError(401, 0, "401: Unauthorized")
+                injected = next(
+                    (f for f in self.injected_failures if f.matches(req.method, path)), None
+                )
+                if injected is not None:
+                    injected.hits += 1
+                    raise injected.error()
                 result = await handler(req, **match.groupdict())
                 status, data = (204, None) if result is None else (200, result)
                 break
@@ -718,6 +775,8 @@ class FakeDiscordServer:
     def _check_deadline(self, handle: InteractionHandle) -> None:
         if handle.answered or handle.deadline_reported or handle.type == 1:
             return
+        if not handle.expect_answer:
+            return
         if self.now() - handle.dispatched_at > self.interaction_deadline:
             handle.deadline_reported = True
             handle.late = True
@@ -858,7 +917,12 @@ class FakeDiscordServer:
             raise HttpError(404, UNKNOWN_WEBHOOK, "Unknown Webhook")
         data = req.body or {}
         original = handle.original
-        if handle.answer_type == 5 and original is not None and original.loading:
+        if (
+            handle.answer_type == 5
+            and original is not None
+            and original.loading
+            and not original.deleted
+        ):
             # Discord: a followup sent while the defer is still loading resolves the defer.
             problems = rules.check_message(data, previous={"flags": original.flags})
             if problems:
@@ -961,6 +1025,48 @@ class FakeDiscordServer:
         except (KeyError, ValueError, TypeError):
             raise HttpError(404, 10013, "Unknown User") from None
 
+    def _require(self, req: Request, channel: FakeChannel, needed: int, what: str) -> int:
+        """Refuse as Discord does when the bot lacks `needed` in a guild channel; returns the
+        bot's permissions there.
+
+        No View Channel is 403 Missing Access (50001), any other missing permission is 403
+        Missing Permissions (50013). Each refusal is also a `missing-permissions` violation:
+        a bot that checks `app_permissions` (or its channel permissions) never gets one.
+        DM channels need nothing.
+        """
+        have = self.world.bot_permissions(channel)
+        if channel.guild_id is None:
+            return have
+        missing = needed & ~have
+        if not missing:
+            return have
+        names = [name for name, on in discord.Permissions(missing) if on]
+        if missing & VIEW_CHANNEL:
+            status, code, message = 403, MISSING_ACCESS, "Missing Access"
+        else:
+            status, code, message = 403, MISSING_PERMISSIONS, "Missing Permissions"
+        self.violate(
+            "missing-permissions",
+            f"{what} in #{channel.name} needs {', '.join(names)}, which the bot lacks there "
+            f"(Discord answers {status} {code} {message})",
+            req,
+        )
+        raise HttpError(status, code, message)
+
+    def _drop_embeds(
+        self, req: Request, channel: FakeChannel, data: dict[str, Any], have: int, what: str
+    ) -> dict[str, Any]:
+        """Without Embed Links Discord silently drops a bot message's embeds (a `missing-
+        permissions` violation here, since the player sees a message without its embed)."""
+        if channel.guild_id is None or have & EMBED_LINKS or not data.get("embeds"):
+            return data
+        self.violate(
+            "missing-permissions",
+            f"{what} in #{channel.name}: its embeds were dropped, the bot lacks embed_links",
+            req,
+        )
+        return {**data, "embeds": []}
+
     def _channel_message(self, channel_id: str, message_id: str) -> FakeMessage:
         channel = self._channel_or_404(channel_id)
         message = self._messages.get(int(message_id))
@@ -973,15 +1079,30 @@ class FakeDiscordServer:
             raise HttpError(404, UNKNOWN_MESSAGE, "Unknown Message")
         return message
 
+    # Bot permissions on channel routes. Sources: the Message resource docs (Create Message
+    # needs SEND_MESSAGES; Get Channel Message needs VIEW_CHANNEL and READ_MESSAGE_HISTORY; Get
+    # Channel Messages needs VIEW_CHANNEL and returns nothing without READ_MESSAGE_HISTORY; a
+    # reply needs READ_MESSAGE_HISTORY; Edit Message lists no permission for the author;
+    # reactions need READ_MESSAGE_HISTORY, plus ADD_REACTIONS for a new emoji) and, for embeds,
+    # discord/discord-api-docs#2601 and #5648: without EMBED_LINKS a message with only embeds is
+    # refused with 403 Missing Permissions, other embeds are dropped silently (an edit left
+    # empty is 50006). Interaction callbacks and webhooks (followups, @original) need none.
+
     async def _get_channel(self, req: Request, channel_id: str) -> Any:
-        return self._channel_or_404(channel_id).payload()
+        channel = self._channel_or_404(channel_id)
+        self._require(req, channel, VIEW_CHANNEL, "reading the channel")
+        return channel.payload()
 
     async def _typing(self, req: Request, channel_id: str) -> Any:
-        self._channel_or_404(channel_id)
+        channel = self._channel_or_404(channel_id)
+        self._require(req, channel, VIEW_CHANNEL | SEND_MESSAGES, "typing")
         return None
 
     async def _history(self, req: Request, channel_id: str) -> Any:
         channel = self._channel_or_404(channel_id)
+        have = self._require(req, channel, VIEW_CHANNEL, "reading message history")
+        if channel.guild_id is not None and not have & READ_MESSAGE_HISTORY:
+            return []
         limit = int(req.query.get("limit", 50))
         found = [m for m in self.messages(channel) if not m.ephemeral]
         if "before" in req.query:
@@ -993,6 +1114,16 @@ class FakeDiscordServer:
     async def _send_message(self, req: Request, channel_id: str) -> Any:
         channel = self._channel_or_404(channel_id)
         data = req.body or {}
+        needed = VIEW_CHANNEL | SEND_MESSAGES
+        if data.get("message_reference"):
+            needed |= READ_MESSAGE_HISTORY
+        embeds_only = data.get("embeds") and not (
+            data.get("content") or data.get("components") or req.files or data.get("sticker_ids")
+        )
+        if embeds_only:
+            needed |= EMBED_LINKS
+        have = self._require(req, channel, needed, "sending a message")
+        data = self._drop_embeds(req, channel, data, have, "a new message")
         problems = rules.check_message(
             {**data, "attachments": data.get("attachments") or req.files}
         )
@@ -1006,15 +1137,21 @@ class FakeDiscordServer:
         return message.payload()
 
     async def _get_message(self, req: Request, channel_id: str, message_id: str) -> Any:
+        channel = self._channel_or_404(channel_id)
+        self._require(req, channel, VIEW_CHANNEL | READ_MESSAGE_HISTORY, "fetching a message")
         return self._channel_message(channel_id, message_id).payload()
 
     async def _edit_message(self, req: Request, channel_id: str, message_id: str) -> Any:
+        channel = self._channel_or_404(channel_id)
+        have = self._require(req, channel, VIEW_CHANNEL, "editing a message")
         message = self._channel_message(channel_id, message_id)
         if message.author.id != self.world.bot_user.id:
             raise HttpError(
                 403, CANNOT_EDIT_OTHERS, "Cannot edit a message authored by another user"
             )
-        data = req.body or {}
+        data = self._drop_embeds(
+            req, channel, req.body or {}, have, f"the edit of message {message.id}"
+        )
         problems = rules.check_message(data, previous=message.payload())
         if problems:
             for problem in problems:
@@ -1026,13 +1163,19 @@ class FakeDiscordServer:
         return message.payload()
 
     async def _delete_message(self, req: Request, channel_id: str, message_id: str) -> Any:
+        channel = self._channel_or_404(channel_id)
+        self._require(req, channel, VIEW_CHANNEL, "deleting a message")
         message = self._channel_message(channel_id, message_id)
+        if message.author.id != self.world.bot_user.id:
+            self._require(req, channel, MANAGE_MESSAGES, "deleting another user's message")
         message.deleted = True
         self.changed()
         await self._message_event("MESSAGE_DELETE", message)
         return None
 
     async def _bulk_delete(self, req: Request, channel_id: str) -> Any:
+        channel = self._channel_or_404(channel_id)
+        self._require(req, channel, VIEW_CHANNEL | MANAGE_MESSAGES, "bulk-deleting messages")
         ids = (req.body or {}).get("messages") or []
         if not 2 <= len(ids) <= 100:
             problem = rules.Problem("bulk-delete", "messages", "2 to 100 message ids")
@@ -1047,10 +1190,15 @@ class FakeDiscordServer:
         return None
 
     async def _react(self, req: Request, channel_id: str, message_id: str, emoji: str) -> Any:
+        channel = self._channel_or_404(channel_id)
+        needed = VIEW_CHANNEL | READ_MESSAGE_HISTORY | ADD_REACTIONS
+        self._require(req, channel, needed, "adding a reaction")
         self._channel_message(channel_id, message_id)
         return None
 
     async def _unreact(self, req: Request, channel_id: str, message_id: str, emoji: str) -> Any:
+        channel = self._channel_or_404(channel_id)
+        self._require(req, channel, VIEW_CHANNEL, "removing a reaction")
         self._channel_message(channel_id, message_id)
         return None
 

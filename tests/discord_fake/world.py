@@ -44,6 +44,33 @@ BOT_PERMISSIONS = discord.Permissions(
     manage_messages=True,
 ).value
 ALL_PERMISSIONS = discord.Permissions.all().value
+#: What an app may do in a DM with a user (Discord sends a fixed set as `app_permissions` there).
+DM_PERMISSIONS = discord.Permissions(
+    view_channel=True,
+    send_messages=True,
+    read_message_history=True,
+    embed_links=True,
+    attach_files=True,
+    add_reactions=True,
+    use_external_emojis=True,
+    mention_everyone=True,
+    use_application_commands=True,
+).value
+
+_VIEW_CHANNEL = discord.Permissions(view_channel=True).value
+_SEND_MESSAGES = discord.Permissions(send_messages=True).value
+_ADMINISTRATOR = discord.Permissions(administrator=True).value
+#: Lost implicitly with Send Messages in a text channel (Discord's "implicit permissions").
+_NEEDS_SEND = discord.Permissions(
+    mention_everyone=True, send_tts_messages=True, attach_files=True, embed_links=True
+).value
+
+PermissionsLike = discord.Permissions | int
+
+
+def permission_value(value: PermissionsLike) -> int:
+    """The bit field of a `discord.Permissions` or an int."""
+    return value.value if isinstance(value, discord.Permissions) else int(value)
 
 
 class SnowflakeFactory:
@@ -156,6 +183,25 @@ class FakeMember:
         return data
 
 
+@dataclass
+class PermissionOverwrite:
+    """A channel's overwrite for a role (type 0) or a member (type 1)."""
+
+    id: int
+    type: int
+    allow: int = 0
+    deny: int = 0
+
+    def payload(self) -> dict[str, Any]:
+        """The overwrite as in a channel's `permission_overwrites`."""
+        return {
+            "id": str(self.id),
+            "type": self.type,
+            "allow": str(self.allow),
+            "deny": str(self.deny),
+        }
+
+
 @dataclass(frozen=True)
 class FakeChannel:
     """A text channel in the guild, or a DM channel (type 1, no guild)."""
@@ -166,6 +212,10 @@ class FakeChannel:
     position: int = 0
     type: int = 0
     recipient: FakeUser | None = None
+    #: Permission overwrites, changed in place by `World.set_overwrite`.
+    overwrites: list[PermissionOverwrite] = field(
+        default_factory=list, compare=False, hash=False, repr=False
+    )
 
     def payload(self) -> dict[str, Any]:
         """The channel object as Discord sends it."""
@@ -184,7 +234,7 @@ class FakeChannel:
             "guild_id": str(self.guild_id),
             "name": self.name,
             "position": self.position,
-            "permission_overwrites": [],
+            "permission_overwrites": [o.payload() for o in self.overwrites],
             "nsfw": False,
             "parent_id": None,
             "topic": None,
@@ -204,6 +254,7 @@ class World:
         members: tuple[str, ...] = ("alice", "bob", "carol", "dave"),
         channels: tuple[str, ...] = ("general", "games"),
         bot_name: str = "Mastermind",
+        bot_permissions: PermissionsLike | None = None,
     ) -> None:
         self.ids = ids
         self.application_id = ids()
@@ -215,13 +266,21 @@ class World:
         self.mod_role = FakeRole(ids(), "Moderator", MODERATOR_PERMISSIONS, position=2)
         self.bot_role = FakeRole(ids(), bot_name, BOT_PERMISSIONS, position=1)
         self.roles = [self.everyone_role, self.bot_role, self.mod_role]
+        #: With `bot_permissions`, @everyone grants nothing and people get theirs from "Member".
+        self.member_role: FakeRole | None = None
+        if bot_permissions is not None:
+            self.bot_role.permissions = permission_value(bot_permissions)
+            self.member_role = FakeRole(ids(), "Member", EVERYONE_PERMISSIONS, position=1)
+            self.everyone_role.permissions = 0
+            self.roles.append(self.member_role)
+        people = [self.member_role.id] if self.member_role else []
         self.users: dict[int, FakeUser] = {self.bot_user.id: self.bot_user}
         self.members: dict[int, FakeMember] = {}
-        self._add_member(self.owner)
+        self._add_member(self.owner, list(people))
         for name in members:
-            self._add_member(FakeUser(ids(), name))
+            self._add_member(FakeUser(ids(), name), list(people))
         self.mod = FakeUser(ids(), "mod")
-        self._add_member(self.mod, [self.mod_role.id])
+        self._add_member(self.mod, [*people, self.mod_role.id])
         self._add_member(self.bot_user, [self.bot_role.id])
         self.channels: dict[int, FakeChannel] = {}
         for position, name in enumerate(channels):
@@ -268,6 +327,18 @@ class World:
             self.dm_channels[user.id] = channel
         return channel
 
+    def role(self, ref: str | int | FakeRole) -> FakeRole:
+        """A role by name ("@everyone", "Moderator", the bot's name), id or object; "bot" is the
+        bot's own role."""
+        if isinstance(ref, FakeRole):
+            return ref
+        if ref == "bot":
+            return self.bot_role
+        for role in self.roles:
+            if ref in (role.id, role.name, str(role.id)):
+                return role
+        raise KeyError(f"no role {ref!r}; known: {[r.name for r in self.roles]}")
+
     def permissions(self, user: FakeUser) -> int:
         """A member's guild permissions: @everyone plus their roles, everything for the owner."""
         if user.id == self.owner.id:
@@ -278,9 +349,87 @@ class World:
             for role in self.roles:
                 if role.id in member.role_ids:
                     value |= role.permissions
-        if value & discord.Permissions(administrator=True).value:
+        if value & _ADMINISTRATOR:
             return ALL_PERMISSIONS
         return value
+
+    def channel_permissions(self, user: FakeUser, channel: FakeChannel) -> int:
+        """What `user` may do in `channel`, computed as Discord does.
+
+        Guild permissions, then the channel's @everyone overwrite, the member's roles' overwrites
+        (denies, then allows, combined) and the member's own overwrite. Administrators (and the
+        owner) keep everything. Without View Channel nothing else applies; without Send
+        Messages, Embed Links, Attach Files, Send TTS and Mention Everyone are lost too
+        (https://discord.com/developers/docs/topics/permissions, "Permission Overwrites" and
+        "Implicit Permissions"). In a DM the app has `DM_PERMISSIONS`.
+        """
+        if channel.guild_id is None:
+            return DM_PERMISSIONS
+        value = self.permissions(user)
+        if value & _ADMINISTRATOR:
+            return ALL_PERMISSIONS
+        member = self.members.get(user.id)
+        role_ids = set(member.role_ids) if member is not None else set()
+        by_id = {(o.type, o.id): o for o in channel.overwrites}
+        everyone = by_id.get((0, self.everyone_role.id))
+        if everyone is not None:
+            value = (value & ~everyone.deny) | everyone.allow
+        allow = deny = 0
+        for (kind, target), overwrite in by_id.items():
+            if kind == 0 and target in role_ids:
+                allow |= overwrite.allow
+                deny |= overwrite.deny
+        value = (value & ~deny) | allow
+        own = by_id.get((1, user.id))
+        if own is not None:
+            value = (value & ~own.deny) | own.allow
+        if not value & _VIEW_CHANNEL:
+            return 0
+        if not value & _SEND_MESSAGES:
+            value &= ~_NEEDS_SEND
+        return value
+
+    def bot_permissions(self, channel: FakeChannel) -> int:
+        """The bot's permissions in `channel` (what `app_permissions` carries)."""
+        return self.channel_permissions(self.bot_user, channel)
+
+    def set_overwrite(
+        self,
+        channel: FakeChannel,
+        target: str | int | FakeUser | FakeRole,
+        *,
+        allow: PermissionsLike = 0,
+        deny: PermissionsLike = 0,
+    ) -> PermissionOverwrite | None:
+        """Set (replace) the overwrite of a role or a member on a guild channel.
+
+        `target` is a role ("@everyone", "bot" for the bot's role, a role name or object) or a
+        user ("alice", or the bot's user object `world.bot_user`). `allow=deny=0` removes it.
+        """
+        if channel.guild_id is None:
+            raise ValueError(f"#{channel.name} is a DM channel: it has no overwrites")
+        if isinstance(target, FakeRole) or (
+            not isinstance(target, FakeUser) and self._is_role(target)
+        ):
+            kind, target_id = 0, self.role(target).id  # type: ignore[arg-type]
+        else:
+            kind, target_id = 1, self.user(target).id  # type: ignore[arg-type]
+        channel.overwrites[:] = [
+            o for o in channel.overwrites if (o.type, o.id) != (kind, target_id)
+        ]
+        allow_value, deny_value = permission_value(allow), permission_value(deny)
+        if not allow_value and not deny_value:
+            return None
+        overwrite = PermissionOverwrite(target_id, kind, allow_value, deny_value)
+        channel.overwrites.append(overwrite)
+        return overwrite
+
+    def _is_role(self, ref: str | int) -> bool:
+        try:
+            self.role(ref)
+        except KeyError:
+            return False
+        return True
 
     # payloads ----------------------------------------------------------------------------
 

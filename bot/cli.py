@@ -1,0 +1,95 @@
+"""The command line of `python -m bot` and `mastermind-bot`: run, sync, unsync, help, version.
+
+Arguments are parsed before any setting is read, so `--help` and `--version` work on a machine
+with no token, no network and no database.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.metadata
+import sys
+import textwrap
+from collections.abc import Sequence
+
+from bot import __version__
+from bot.config import SETTINGS, ConfigError, Settings
+
+
+def version() -> str:
+    """The installed package's version (the source tree's when run without installing)."""
+    try:
+        return importlib.metadata.version("mastermind-bot")
+    except importlib.metadata.PackageNotFoundError:
+        return __version__
+
+
+def _settings_help() -> str:
+    width = max(len(setting.name) for setting in SETTINGS) + 4
+    lines = ["settings (read from the environment, or from .env in the working directory):"]
+    for setting in SETTINGS:
+        required = setting.default == "(required)"
+        label = "required" if required else f"default: {setting.default.strip('()')}"
+        text = f"{setting.meaning} [{label}]"
+        lines += textwrap.wrap(
+            text, 79, initial_indent=f"  {setting.name:<{width - 2}}", subsequent_indent=" " * width
+        )
+    lines.append("NO_COLOR (any non-empty value): no colour in the log, even on a terminal.")
+    return "\n".join(lines)
+
+
+def _guild_id(raw: str) -> int:
+    if not raw.isdigit() or int(raw) == 0:
+        raise argparse.ArgumentTypeError(f"a server id is a number, got {raw!r}")
+    return int(raw)
+
+
+def build_parser(version: str) -> argparse.ArgumentParser:
+    """The parser; `version` is passed in so building it reads nothing from disk or network."""
+    parser = argparse.ArgumentParser(
+        prog="mastermind-bot",
+        description="A self-hosted Discord bot that plays Mastermind in both directions. "
+        "Without a command (or with `run`), it runs the bot until SIGTERM or Ctrl-C. "
+        "`python -m bot` is the same command.",
+        epilog=_settings_help(),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("--version", action="version", version=f"%(prog)s {version}")
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND")
+    commands.add_parser("run", help="run the bot (the default)")
+    sync = commands.add_parser(
+        "sync",
+        help="push the slash commands to Discord now, globally or to one server, then exit",
+        description="Push the slash commands to Discord now, whatever the last sync was.",
+    )
+    sync.add_argument(
+        "--guild", type=_guild_id, metavar="ID", help="sync to this server only (instant)"
+    )
+    unsync = commands.add_parser(
+        "unsync",
+        help="remove the slash commands from one server (or the global ones), then exit",
+        description="Remove this application's slash commands from one server, or without "
+        "--guild its global commands. The next start syncs again.",
+    )
+    unsync.add_argument(
+        "--guild", type=_guild_id, metavar="ID", help="the server to remove them from"
+    )
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point of both `python -m bot` and the `mastermind-bot` script; returns the exit
+    code. A configuration error is one line, no traceback."""
+    args = build_parser(version()).parse_args(argv)
+    try:
+        settings = Settings.from_env()
+    except ConfigError as error:
+        print(f"mastermind-bot: {error}", file=sys.stderr)
+        return 2
+    from bot import runner
+    from bot.logs import setup_logging
+
+    setup_logging(settings.log_level)
+    if args.command in ("sync", "unsync"):
+        return runner.run_sync(settings, args.guild, remove=args.command == "unsync")
+    return runner.run(settings)

@@ -1,0 +1,112 @@
+"""The typed values that cross the process boundary between the bot and its solver workers.
+
+Frozen dataclasses of ints, strings and tuples only: they pickle cheaply, cannot be changed on
+the way, and let the type checker see what a worker can answer instead of a loose dict.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class VariantSpec:
+    """Which Mastermind variant a request is about."""
+
+    pegs: int
+    colours: int
+    duplicates: bool = True
+
+    @property
+    def key(self) -> tuple[int, int, bool]:
+        return (self.pegs, self.colours, self.duplicates)
+
+    @property
+    def size(self) -> int:
+        """How many codes the variant has (computed, nothing built)."""
+        if self.duplicates:
+            return int(self.colours**self.pegs)
+        return math.perm(self.colours, self.pegs)
+
+
+@dataclass(frozen=True)
+class NextGuess:
+    """The solver's next guess, and how many codes were still possible before it."""
+
+    guess: tuple[int, ...]
+    remaining: int
+
+
+@dataclass(frozen=True)
+class NoCodeLeft:
+    """No code fits every answer: `index` (0-based) is the answer after which none was left;
+    `message` says so to the player and suggests undoing it."""
+
+    index: int
+    message: str
+
+
+@dataclass(frozen=True)
+class SimulationBudget:
+    """What one simulation may cost, so a huge variant cannot hold its worker for long.
+
+    Variants up to the full-sweep limit play every secret (a few seconds at most). Larger ones
+    play a seeded random sample, smaller for the approximately searched ones, each guess capped
+    at `move_seconds`, and stop starting new games once `seconds` of wall clock have passed.
+    """
+
+    seconds: float = 10.0
+    move_seconds: float = 0.5
+    sampled_games: int = 200
+    approximate_games: int = 100
+
+
+@dataclass(frozen=True)
+class SimulationResult:
+    """How a strategy did on a variant. `games` were played out of `planned` (fewer when the
+    time budget ran out); `distribution` holds (guesses, secrets) pairs, fewest guesses first."""
+
+    pegs: int
+    colours: int
+    duplicates: bool
+    strategy: str
+    first_guess: str
+    distribution: tuple[tuple[int, int], ...]
+    planned: int
+    all_secrets: bool
+    seconds: float
+
+    @property
+    def games(self) -> int:
+        return sum(count for _, count in self.distribution)
+
+    @property
+    def total(self) -> int:
+        return sum(guesses * count for guesses, count in self.distribution)
+
+    @property
+    def average(self) -> float:
+        return self.total / self.games if self.games else 0.0
+
+    @property
+    def worst(self) -> int:
+        return max((guesses for guesses, _ in self.distribution), default=0)
+
+    @property
+    def cut_short(self) -> bool:
+        """The time budget ran out before every planned game was played."""
+        return self.games < self.planned
+
+    def chart(self) -> dict[int, int]:
+        """Secrets per guess count, as a mapping for the bar chart."""
+        return dict(self.distribution)
+
+
+@dataclass(frozen=True)
+class WorkerMemory:
+    """A worker's resident memory now and at its peak (Linux VmRSS and VmHWM), in MB."""
+
+    pid: int
+    rss_mb: float
+    peak_mb: float

@@ -1,0 +1,63 @@
+"""Logging for the bot process: one handler on stderr, colour only for a person at a terminal."""
+
+from __future__ import annotations
+
+import logging
+import os
+import sys
+from typing import TextIO
+
+import discord
+
+FORMAT = "%(asctime)s %(levelname)-8s %(name)s: %(message)s"
+DATE_FORMAT = "%Y-%m-%d %H:%M:%S"
+_COLOURS = {
+    logging.DEBUG: "\x1b[2m",
+    logging.INFO: "\x1b[34m",
+    logging.WARNING: "\x1b[33m",
+    logging.ERROR: "\x1b[31m",
+    logging.CRITICAL: "\x1b[41m",
+}
+_RESET = "\x1b[0m"
+
+
+class _ColourFormatter(logging.Formatter):
+    """Colours only the level name, so the message stays greppable when copied."""
+
+    def format(self, record: logging.LogRecord) -> str:
+        line = super().format(record)
+        colour = _COLOURS.get(record.levelno, "")
+        return line.replace(record.levelname, f"{colour}{record.levelname}{_RESET}", 1)
+
+
+def wants_colour(stream: TextIO) -> bool:
+    """Colour only on a terminal, and never when NO_COLOR is set (https://no-color.org)."""
+    if os.environ.get("NO_COLOR"):
+        return False
+    isatty = getattr(stream, "isatty", None)
+    return bool(isatty and isatty()) and os.environ.get("TERM") != "dumb"
+
+
+def silence_voice_warnings() -> None:
+    """discord.py warns at every start that PyNaCl and davey (voice support) are missing; this
+    bot never joins a voice channel, so those warnings would only mislead. Call it before any
+    client is built: the warnings are emitted from `Client.__init__`."""
+    discord.VoiceClient.warn_nacl = False
+    discord.VoiceClient.warn_dave = False
+
+
+def setup_logging(level: str, stream: TextIO | None = None) -> None:
+    """Send every logger (discord.py's too) to `stream` at `level`; quiet noisy libraries."""
+    stream = stream or sys.stderr
+    handler = logging.StreamHandler(stream)
+    formatter_cls = _ColourFormatter if wants_colour(stream) else logging.Formatter
+    handler.setFormatter(formatter_cls(FORMAT, DATE_FORMAT))
+    root = logging.getLogger()
+    for old in root.handlers[:]:
+        root.removeHandler(old)
+    root.addHandler(handler)
+    root.setLevel(getattr(logging, level))
+    # aiosqlite logs every statement at DEBUG; keep DEBUG about the bot, not the driver.
+    logging.getLogger("aiosqlite").setLevel(max(root.level, logging.INFO))
+    logging.captureWarnings(True)
+    silence_voice_warnings()

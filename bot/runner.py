@@ -1,0 +1,186 @@
+"""Run the bot process: open the database, connect, and stop cleanly on SIGTERM or SIGINT.
+
+Every way a start can fail ends as one line on stderr and exit code 1, because the person
+reading it is setting the bot up, not debugging it; LOG_LEVEL=DEBUG adds the traceback.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import os
+import signal
+import socket
+import sqlite3
+import sys
+from collections.abc import Coroutine
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, cast
+
+import aiohttp
+import discord
+from discord.ext import commands
+
+from bot import sync
+from bot.cli import version
+from bot.config import Settings
+from bot.store import Store, StoreUnavailable
+
+if TYPE_CHECKING:
+    from bot.app import MastermindBot
+
+log = logging.getLogger(__name__)
+
+CLOSE_TIMEOUT_SECONDS = 30.0
+
+
+class StartFailure(Exception):
+    """The bot cannot start; `str(error)` is the one line to show."""
+
+
+def run(settings: Settings) -> int:
+    """Run the bot until SIGTERM or SIGINT; returns the process exit code."""
+    return _guarded(settings, _serve(settings))
+
+
+def run_sync(settings: Settings, guild_id: int | None, *, remove: bool) -> int:
+    """Log in over HTTP only, sync (or remove) the commands in one scope, and exit."""
+    return _guarded(settings, _sync_once(settings, guild_id, remove=remove))
+
+
+def _guarded(settings: Settings, main: Coroutine[Any, Any, int]) -> int:
+    """Run `main`; a failure is one line on stderr (with the traceback only at DEBUG)."""
+    try:
+        return asyncio.run(main)
+    except KeyboardInterrupt:  # Ctrl-C during a one-shot command
+        return 130
+    except Exception as error:
+        log.debug("the bot stopped on an error", exc_info=error)
+        message = explain(error)
+        if message is None:
+            message = f"the bot stopped on an unexpected error: {type(error).__name__}: {error}"
+            if settings.log_level != "DEBUG":
+                message += "\n(run with LOG_LEVEL=DEBUG to see the full traceback)"
+        print(f"mastermind-bot: {message}", file=sys.stderr)
+        return 1
+
+
+def explain(error: BaseException) -> str | None:
+    """The one line a server owner can act on, or None for an error nobody expected."""
+    if isinstance(error, StartFailure):
+        return str(error)
+    if isinstance(error, discord.LoginFailure):
+        return (
+            "Discord refused the token: copy a fresh one from the Developer Portal (your "
+            "application → Bot → Reset Token) into DISCORD_TOKEN in .env."
+        )
+    if isinstance(error, discord.PrivilegedIntentsRequired):
+        return "this bot needs no privileged intents; turn them off in the Developer Portal."
+    if isinstance(error, aiohttp.ClientConnectorError):
+        reason = _os_reason(error.os_error)
+        return (
+            f"cannot reach Discord at {error.host}:{error.port}: {reason}. "
+            "Check the network connection, DNS, proxy or firewall."
+        )
+    if isinstance(error, aiohttp.ClientError | TimeoutError):
+        detail = str(error) or type(error).__name__
+        return f"cannot reach Discord: {detail}. Check the network connection, proxy or firewall."
+    if isinstance(error, discord.GatewayNotFound):
+        return "Discord's gateway could not be found; Discord may be down, try again later."
+    if isinstance(error, discord.DiscordServerError):
+        return f"Discord answered {error.status} {error.text}; it may be down, try again later."
+    if isinstance(error, discord.HTTPException):
+        return f"Discord refused a request: {error.status} {error.text or error}."
+    return None
+
+
+def _os_reason(error: OSError) -> str:
+    """`Connection refused`, `Name or service not known`…: the operating system's own words."""
+    if isinstance(error, socket.gaierror) or not error.errno or error.errno < 0:
+        return error.strerror or str(error) or type(error).__name__
+    return os.strerror(error.errno)
+
+
+async def open_store(path: Path, *, exclusive: bool) -> Store:
+    """Open the database before anything touches the network, so its problems come first."""
+    try:
+        return await Store.open(path, exclusive=exclusive)
+    except StoreUnavailable as error:
+        raise StartFailure(str(error)) from error
+    except (sqlite3.Error, OSError) as error:
+        reason = getattr(error, "strerror", None) or str(error)
+        raise StartFailure(
+            f"cannot use the database {path}: {reason}; set DATABASE_PATH to a file in a "
+            "folder the bot can write to."
+        ) from error
+
+
+async def _serve(settings: Settings) -> int:
+    from bot.app import MastermindBot
+
+    log.info(
+        "mastermind-bot %s starting: database %s, %d solver worker(s)",
+        version(),
+        settings.database_path.resolve(),
+        settings.solver_workers,
+    )
+    store = await open_store(settings.database_path, exclusive=True)
+    bot = MastermindBot(settings, store=store)
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        loop.add_signal_handler(sig, _request_stop, stop, sig)
+    running = asyncio.create_task(bot.start(settings.token), name="discord")
+    stopping = asyncio.create_task(stop.wait(), name="wait-for-signal")
+    try:
+        await asyncio.wait({running, stopping}, return_when=asyncio.FIRST_COMPLETED)
+    finally:
+        stopping.cancel()
+        await bot.close()
+        if not running.done():
+            with contextlib.suppress(Exception, asyncio.CancelledError):
+                await asyncio.wait_for(running, CLOSE_TIMEOUT_SECONDS)
+    if stop.is_set():
+        log.info("closed cleanly")
+        return 0
+    running.result()  # raises what ended the connection; `_guarded` explains it
+    return 0
+
+
+def _request_stop(stop: asyncio.Event, sig: signal.Signals) -> None:
+    if not stop.is_set():
+        log.info("%s received: finishing running interactions, then closing", sig.name)
+    stop.set()
+
+
+async def _sync_once(settings: Settings, guild_id: int | None, *, remove: bool) -> int:
+    from bot.cogs.mastermind import Mastermind
+
+    store = await open_store(settings.database_path, exclusive=False)
+    client = commands.Bot(
+        command_prefix=commands.when_mentioned,
+        intents=discord.Intents.none(),
+        help_command=None,
+    )
+    try:
+        # The cog only keeps the client; no handler runs here, only the command tree is read.
+        await client.add_cog(Mastermind(cast("MastermindBot", client)))
+        await client.login(settings.token)  # HTTP only: fetches the application id
+        tree = cast("sync.Tree", client.tree)
+        if remove:
+            count = await sync.remove(tree, store, guild_id)
+            print(f"removed {count} command(s) {_where(guild_id)}")
+        else:
+            count = await sync.force(tree, store, guild_id, settings.dev_guild_id)
+            print(f"synced {count} command(s) {sync.describe(guild_id)}")
+    except discord.Forbidden as error:
+        raise StartFailure(sync.refused(guild_id, error)) from error
+    finally:
+        await client.close()
+        await store.close()
+    return 0
+
+
+def _where(guild_id: int | None) -> str:
+    return "globally" if guild_id is None else f"from server {guild_id}"

@@ -1,0 +1,161 @@
+"""A small pool of worker processes for CPU-bound jobs, with a lifecycle the bot can rely on.
+
+Workers are spawned fresh, not forked from a process that runs an event loop. A worker that
+dies (a crash, the OOM killer) gets the pool replaced instead of leaving it broken. Shutting
+down joins every worker, terminating one that is still busy after a short grace period, so the
+bot's exit neither hangs on a long job nor leaves processes or semaphores behind. After each
+job a worker hands its freed heap back to the OS, so one large variant does not keep the
+worker's memory high for the rest of its life.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import ctypes
+import logging
+import multiprocessing
+import os
+import threading
+import time
+from collections.abc import Callable
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from multiprocessing.process import BaseProcess
+from typing import TypeVar
+
+log = logging.getLogger(__name__)
+
+T = TypeVar("T")
+
+PARENT_CHECK_SECONDS = 0.5
+KILL_AFTER_SECONDS = 2.0
+"""How long a terminated (SIGTERM) worker may take before it is killed (SIGKILL)."""
+IDLE_EXIT_SECONDS = 0.25
+"""However short the grace period, an idle worker gets this long to exit on its own."""
+
+
+class WorkerLost(RuntimeError):
+    """A worker died during the job; a new pool has replaced it, so a retry can succeed."""
+
+
+class WorkersClosed(RuntimeError):
+    """The pool was shut down; no job runs any more."""
+
+
+def _exit_with_parent(parent_pid: int) -> None:
+    """Worker initializer: leave as soon as the bot process is gone.
+
+    If the bot is killed (SIGKILL, the OOM killer), nothing tells its workers; they would wait
+    on their queue forever, holding memory and the bot's stdout. A daemon thread notices the
+    re-parenting within half a second and ends the worker.
+    """
+
+    def watch() -> None:
+        while os.getppid() == parent_pid:
+            time.sleep(PARENT_CHECK_SECONDS)
+        os._exit(0)
+
+    threading.Thread(target=watch, name="exit-with-parent", daemon=True).start()
+
+
+def _release_free_memory() -> None:
+    """Return freed heap pages to the OS (glibc's malloc_trim; nothing elsewhere).
+
+    NumPy's temporaries of a large variant are freed after a job, but glibc keeps most of them
+    in the heap, so without this a worker's resident size only ever grows.
+    """
+    try:
+        trim = ctypes.CDLL(None).malloc_trim
+    except (AttributeError, OSError):
+        return
+    trim(0)
+
+
+def _run_job(function: Callable[..., T], *args: object) -> T:
+    """What a worker runs: the job, then the memory release."""
+    try:
+        return function(*args)
+    finally:
+        _release_free_memory()
+
+
+class WorkerProcesses:
+    """`workers` spawned processes running module-level functions (`await run(f, *args)`)."""
+
+    def __init__(self, name: str, workers: int) -> None:
+        self.name = name
+        self.workers = workers
+        self._closed = False
+        self._executor = self._new_executor()
+        self._stopping: list[BaseProcess] = []
+        self._manager: threading.Thread | None = None
+
+    def _new_executor(self) -> ProcessPoolExecutor:
+        return ProcessPoolExecutor(
+            max_workers=self.workers,
+            mp_context=multiprocessing.get_context("spawn"),
+            initializer=_exit_with_parent,
+            initargs=(os.getpid(),),
+        )
+
+    @property
+    def closed(self) -> bool:
+        return self._closed
+
+    @property
+    def pids(self) -> list[int]:
+        """The ids of the live worker processes (workers start on the first job)."""
+        processes = self._executor._processes or {}
+        return [pid for pid, process in list(processes.items()) if process.is_alive()]
+
+    async def run(self, function: Callable[..., T], *args: object) -> T:
+        """`function(*args)` in a worker; raises WorkerLost or WorkersClosed as documented."""
+        if self._closed:
+            raise WorkersClosed(f"the {self.name} workers are shut down")
+        executor = self._executor
+        loop = asyncio.get_running_loop()
+        try:
+            return await loop.run_in_executor(executor, _run_job, function, *args)
+        except BrokenProcessPool:
+            if self._closed:
+                raise WorkersClosed(f"the {self.name} workers were shut down") from None
+            if executor is self._executor:  # the first job to notice replaces the pool
+                log.error("a %s worker died; starting a new one", self.name)
+                self._executor = self._new_executor()
+                executor.shutdown(wait=False, cancel_futures=True)
+            raise WorkerLost(f"a {self.name} worker died") from None
+
+    def stop(self) -> None:
+        """Begin shutting down: cancel waiting jobs and ask idle workers to exit."""
+        if self._closed:
+            return
+        self._closed = True
+        executor = self._executor
+        self._stopping = list((executor._processes or {}).values())
+        manager = getattr(executor, "_executor_manager_thread", None)
+        self._manager = manager if isinstance(manager, threading.Thread) else None
+        executor.shutdown(wait=False, cancel_futures=True)
+
+    def join(self, deadline: float) -> None:
+        """Wait for the workers until `deadline` (time.monotonic), then terminate the busy
+        ones and join every process and the executor's manager thread."""
+        deadline = max(deadline, time.monotonic() + IDLE_EXIT_SECONDS)
+        for process in self._stopping:
+            process.join(max(0.0, deadline - time.monotonic()))
+        busy = [process for process in self._stopping if process.is_alive()]
+        for process in busy:
+            log.warning("terminating a busy %s worker (pid %s)", self.name, process.pid)
+            process.terminate()
+        for process in busy:
+            process.join(KILL_AFTER_SECONDS)
+            if process.is_alive():
+                process.kill()
+                process.join()
+        if self._manager is not None:
+            self._manager.join(KILL_AFTER_SECONDS)
+        self._stopping, self._manager = [], None
+
+    def shutdown(self, grace: float = 1.0) -> None:
+        """Stop and join every worker, giving a busy one `grace` seconds to finish its job."""
+        self.stop()
+        self.join(time.monotonic() + grace)
