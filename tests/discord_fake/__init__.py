@@ -137,6 +137,9 @@ Injected failures (not violations: Discord failing, not the bot):
 - `fail_message_edit(message, *, status=403, times=1, ...)`: the same for the bot's next edit
   of that message through `PATCH /channels/{channel}/messages/{message}` (a board edit).
 - `injected_failures` lists them.
+- `stall_next(method, path) -> StalledRequest` holds the next matching request unserved;
+  `await stall.wait_arrived()`, then `stall.release(serve=True)` (served) or `serve=False`
+  (answered 503 and never applied): kill the bot in between to test a crash in that window.
 
 Gateway control: `await drop_gateway(code=4000, *, abort=False, wait_resumed=True,
 timeout=10.0)`, `await request_reconnect(*, timeout=10.0)` (op 7), `await

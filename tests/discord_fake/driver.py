@@ -20,7 +20,12 @@ from tests.discord_fake.models import FakeDiscordError, FakeMessage, FakeModal, 
 from tests.discord_fake.patching import patch_discord
 from tests.discord_fake.process import BotProcess
 from tests.discord_fake.rules import SELECT_TYPES
-from tests.discord_fake.server import FakeDiscordServer, InjectedFailure, Session
+from tests.discord_fake.server import (
+    FakeDiscordServer,
+    InjectedFailure,
+    Session,
+    StalledRequest,
+)
 from tests.discord_fake.world import (
     FakeChannel,
     FakeRole,
@@ -475,6 +480,13 @@ class FakeDiscord(FakeDiscordServer):
             if session.connection is not None:
                 await self.gateway_round_trip(session)
         self.changed()
+
+    def stall_next(self, method: str, path: str) -> StalledRequest:
+        """Hold the next REST request `method path` (a regex over the path after /api/v10,
+        matched in full) unserved until the returned object's `release(serve=...)`."""
+        stall = StalledRequest(method=method.upper(), path=re.compile(path))
+        self.stalls.append(stall)
+        return stall
 
     def fail_next(
         self,

@@ -184,6 +184,35 @@ ADD_REACTIONS = discord.Permissions(add_reactions=True).value
 
 
 @dataclass(eq=False)
+class StalledRequest:
+    """The next request matching method and path is held, unserved, until `release()`.
+
+    For crash tests: hold the edit that follows a stored move, kill the bot while Discord has
+    not applied it, then `release(serve=False)` so it is never applied, as if the process died
+    before sending it.
+    """
+
+    method: str
+    path: re.Pattern[str]
+    arrived: asyncio.Event = field(default_factory=asyncio.Event)
+    released: asyncio.Event = field(default_factory=asyncio.Event)
+    serve: bool = False
+    taken: bool = False
+
+    def matches(self, method: str, path: str) -> bool:
+        return not self.taken and method == self.method and bool(self.path.fullmatch(path))
+
+    async def wait_arrived(self, timeout: float = 10.0) -> None:
+        """Return once the bot sent the request."""
+        await asyncio.wait_for(self.arrived.wait(), timeout)
+
+    def release(self, *, serve: bool) -> None:
+        """Let the held request go: served normally, or refused (503) and never applied."""
+        self.serve = serve
+        self.released.set()
+
+
+@dataclass(eq=False)
 class InjectedFailure:
     """A Discord error the fake answers to the next `times` requests matching method and path.
 
@@ -246,6 +275,8 @@ class FakeDiscordServer:
         self.modals: list[FakeModal] = []
         #: Failures to answer instead of serving (see `fail_next`), oldest first.
         self.injected_failures: list[InjectedFailure] = []
+        #: Requests to hold until released (see `stall_next`).
+        self.stalls: list[StalledRequest] = []
         self.commands: dict[int | None, list[dict[str, Any]]] = {}
         self.command_syncs: list[tuple[int | None, int]] = []  # (guild id, login number)
         self.presence: dict[str, Any] | None = None
@@ -556,6 +587,13 @@ class FakeDiscordServer:
                     continue
                 if auth and req.headers.get("Authorization") != f"Bot {self.token}":
                     raise HttpError(401, 0, "401: Unauthorized")
+                stall = next((s for s in self.stalls if s.matches(req.method, path)), None)
+                if stall is not None:
+                    stall.taken = True
+                    stall.arrived.set()
+                    await stall.released.wait()
+                    if not stall.serve:
+                        raise HttpError(503, 0, "503: held by the test and never served")
                 injected = next(
                     (f for f in self.injected_failures if f.matches(req.method, path)), None
                 )
