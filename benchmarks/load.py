@@ -1,6 +1,6 @@
 """Load benchmark: many players at once against the real bot, through the loopback fake Discord.
 
-    python benchmarks/load.py [--channels 8] [--players 4] [--rounds 5] [--check]
+    python benchmarks/load.py [--channels 8] [--players 4] [--rounds 5] [--check] [--quick]
 
 Every channel runs a cooperative play game whose players all guess at the same moment, round
 after round, while other channels run Knuth solve games, and one channel keeps the solver busy
@@ -8,16 +8,24 @@ with the largest variant it accepts (6 pegs x 10 colours, a million codes). Prin
 from each interaction's dispatch to the bot's first answer (Discord's limit is 3 s), how many
 guesses were stored, and how fast the bot answers a trivial command while the solver works on
 the big variant: the event loop must stay responsive.
+
+Then two players each start a 6 x 10 `/mastermind simulate` and, while those run, a third
+plays 4 x 6 solve games: printed is the time from each answer click to the board showing the
+bot's next guess (target: p99 <= 1 s). Last, a fresh solver worker cycles 20 games of large
+variants (6x10, 7x7, 8x5, 5x8, 6x8 ... each with its own seed) and its peak resident memory
+(Linux VmHWM) is printed (target: <= 300 MB). `--quick` runs a small version of everything.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import random
 import statistics
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -26,12 +34,29 @@ sys.path.insert(0, str(ROOT))
 from bot.app import MastermindBot  # noqa: E402
 from bot.config import Settings  # noqa: E402
 from bot.engine.codes import CodeSpace  # noqa: E402
+from bot.engine.job_types import NextGuess, SimulationBudget  # noqa: E402
 from bot.engine.scoring import score  # noqa: E402
+from bot.solver_pool import SimulationLimits, SolverPool  # noqa: E402
 from bot.ui.text import answer_label  # noqa: E402
-from tests.discord_fake import FakeDiscord  # noqa: E402
+from tests.discord_fake import FakeDiscord, FakeMessage  # noqa: E402
 
 DEADLINE = 3.0
 CLASSIC = CodeSpace(4, 6)
+ANSWER_TARGET = 1.0
+"""p99 of a 4 x 6 solve answer (click to next guess) while two 6 x 10 simulations run."""
+MEMORY_TARGET_MB = 300.0
+"""Peak memory of a solver worker after cycling 20 large-variant games."""
+SIM_USERS = ("sim-a", "sim-b")
+TIMED_USER = "timer"
+THINK_SECONDS = 0.75
+"""A pause between answers, like a player's: discord.py sends at most 110 gateway messages a
+minute, and the fake Discord's heartbeat check before every click counts against that."""
+LARGE_VARIANTS = [(6, 10), (7, 7), (8, 5), (5, 8), (6, 8), (7, 6), (6, 9), (5, 10), (8, 4), (4, 10)]
+
+
+def edited_since(message: FakeMessage, edits: int) -> Callable[[], bool]:
+    """A condition: `message` was edited after it had `edits` edits."""
+    return lambda: message.edits > edits
 
 
 def percentile(values: list[float], fraction: float) -> float:
@@ -74,7 +99,7 @@ async def solve_channel(fake: FakeDiscord, channel: str, user: str, secret: str)
         edits = board.edits
         label = answer_label(*score(CLASSIC.parse(guess), CLASSIC.parse(secret)))
         await (await fake.click(board, label, user=user)).answer(timeout=10.0)
-        await fake.wait_for(lambda e=edits: board.edits > e, timeout=10.0)
+        await fake.wait_for(edited_since(board, edits), timeout=10.0)
         if "Solved in" in board.text:
             return number
     raise RuntimeError("solve game did not finish")
@@ -104,28 +129,120 @@ async def responsiveness(fake: FakeDiscord, channel: str, user: str) -> list[flo
     return timings
 
 
+async def simulations_running(
+    fake: FakeDiscord, channels: list[str], users: list[str]
+) -> list[str]:
+    """Each user starts a 6 x 10 simulation in their channel; returns the posted charts."""
+    handles = [
+        await fake.slash(
+            channel, user, "mastermind", "simulate", options={"pegs": 6, "colours": 10}
+        )
+        for channel, user in zip(channels, users, strict=True)
+    ]
+    charts = await asyncio.gather(*(h.settled(timeout=300.0) for h in handles))
+    return [chart.text for chart in charts]
+
+
+async def timed_solve_answers(
+    fake: FakeDiscord, channel: str, user: str, keep_going: Callable[[], bool]
+) -> list[float]:
+    """4 x 6 Knuth solve games, answered truthfully one after another while `keep_going()`:
+    the time from each answer's click to the board showing the bot's next guess."""
+    times: list[float] = []
+    game = 0
+    while keep_going():
+        secret = CLASSIC.code_at((game * 389 + 17) % CLASSIC.size)
+        game += 1
+        board = await (await fake.slash(channel, user, "mastermind", "solve")).settled(10.0)
+        while "Solved in" not in board.text:
+            guess = board.text.split("**Guess ")[1].split("`")[1]
+            label = answer_label(*score(CLASSIC.parse(guess), secret))
+            edits = board.edits
+            started = time.perf_counter()
+            await (await fake.click(board, label, user=user)).answer(timeout=10.0)
+            await fake.wait_for(edited_since(board, edits), timeout=60.0)
+            if keep_going():
+                times.append(time.perf_counter() - started)
+            await asyncio.sleep(THINK_SECONDS)
+    return times
+
+
+async def simulation_phase(
+    fake: FakeDiscord, bot: MastermindBot, quick: bool
+) -> tuple[list[float], list[str], int]:
+    """4 x 6 answer latencies while two 6 x 10 simulations are in flight."""
+    if quick:  # a short budget: the same path, a fraction of the time
+        bot.solver.simulation_limits = SimulationLimits(budget=SimulationBudget(seconds=2.0))
+    sims = asyncio.create_task(simulations_running(fake, ["sim0", "sim1"], list(SIM_USERS)))
+    await fake.wait_for(lambda: bot.solver.simulations_in_flight == 2, timeout=30.0)
+    both = 0
+
+    def in_flight() -> bool:
+        nonlocal both
+        both += bot.solver.simulations_in_flight == 2
+        return bot.solver.simulations_in_flight > 0
+
+    times = await timed_solve_answers(fake, "timed", TIMED_USER, in_flight)
+    return times, await sims, both
+
+
+async def memory_phase(games: int) -> tuple[float, float, list[str]]:
+    """A fresh solver worker plays `games` large-variant games the way the bot asks for moves;
+    returns its peak and current resident memory (MB) and the variants played."""
+    pool = SolverPool(1)
+    rng = random.Random(2026)
+    played = []
+    try:
+        await pool.warm_up()
+        for game in range(games):
+            pegs, colours = LARGE_VARIANTS[game % len(LARGE_VARIANTS)]
+            space = CodeSpace(pegs, colours)
+            secret = space.code_at(rng.randrange(space.size))
+            history: list[tuple[list[int], int, int]] = []
+            for _ in range(12):
+                move = await pool.next_move(pegs, colours, True, "knuth", history, game)
+                assert isinstance(move, NextGuess)
+                black, white = score(move.guess, secret)
+                history.append((list(move.guess), black, white))
+                if black == pegs:
+                    break
+            await pool.remaining(pegs, colours, True, history[:-1])
+            await pool.knuth_guesses(pegs, colours, True, list(secret))
+            played.append(f"{pegs}x{colours}")
+        memory = await pool.worker_memory()
+    finally:
+        pool.shutdown()
+    return memory.peak_mb, memory.rss_mb, played
+
+
 async def main(args: argparse.Namespace) -> int:
     channels = [f"play{i}" for i in range(args.channels)]
     solvers = [f"solve{i}" for i in range(args.solves)]
     players = [f"p{i}" for i in range(args.players)]
-    fake = FakeDiscord(members=tuple(players), channels=(*channels, *solvers, "big"))
+    fake = FakeDiscord(
+        members=(*players, *SIM_USERS, TIMED_USER),
+        channels=(*channels, *solvers, "big", "sim0", "sim1", "timed"),
+    )
     await fake.start()
     with tempfile.TemporaryDirectory() as tmp:
         settings = Settings(
             token=fake.token, database_path=Path(tmp) / "load.db", solver_workers=args.workers
         )
-        async with fake.run_in_process(lambda: MastermindBot(settings), timeout=60.0):
+        async with fake.run_in_process(lambda: MastermindBot(settings), timeout=60.0) as bot:
             started = time.perf_counter()
             secrets = ["3456", "6543", "1234", "2211", "5566", "1353", "4242", "6121"]
-            results = await asyncio.gather(
-                *(play_channel(fake, c, players, args.rounds) for c in channels),
-                *(
-                    solve_channel(fake, c, players[0], secrets[i % len(secrets)])
-                    for i, c in enumerate(solvers)
+            played, solved, rules_times = await asyncio.gather(
+                asyncio.gather(*(play_channel(fake, c, players, args.rounds) for c in channels)),
+                asyncio.gather(
+                    *(
+                        solve_channel(fake, c, players[0], secrets[i % len(secrets)])
+                        for i, c in enumerate(solvers)
+                    )
                 ),
                 responsiveness(fake, "big", players[-1]),
             )
             wall = time.perf_counter() - started
+            answers, charts, both = await simulation_phase(fake, bot, args.quick)
         latencies = [x for x in fake.latencies() if x is not None]
         by_kind: dict[str, list[float]] = {}
         for handle in fake.interactions:
@@ -133,9 +250,9 @@ async def main(args: argparse.Namespace) -> int:
                 kind = handle.description.split(" by ")[0].split("'")[0].strip()
                 by_kind.setdefault(kind, []).append(handle.latency)
     await fake.close()
-    guesses = sum(results[: len(channels)])
-    solved = results[len(channels) : len(channels) + len(solvers)]
-    rules_times = results[-1]
+    memory_games = 4 if args.quick else 20
+    peak_mb, rss_mb, variants = await memory_phase(memory_games)
+    guesses = sum(played)
     worst = max(latencies)
     print(
         f"load: {len(channels)} play channels x {len(players)} simultaneous players x "
@@ -161,7 +278,28 @@ async def main(args: argparse.Namespace) -> int:
             f"max {max(rules_times) * 1000:.1f} ms, "
             f"median {statistics.median(rules_times) * 1000:.1f} ms"
         )
-    failed = worst > DEADLINE or max(solved) > 5 or fake.violations
+    answer_p99 = percentile(answers, 0.99) if answers else float("inf")
+    print(
+        f"4x6 solve answer (click to next guess) while two 6x10 simulations run: "
+        f"n={len(answers)} ({both} checks with both in flight), "
+        f"p50 {statistics.median(answers) * 1000 if answers else 0:.1f} ms, "
+        f"p99 {answer_p99 * 1000:.1f} ms, max {max(answers, default=0) * 1000:.1f} ms "
+        f"(target p99 <= {ANSWER_TARGET * 1000:.0f} ms)"
+    )
+    for chart in charts:
+        print(f"  simulation: {chart.splitlines()[0]}")
+    print(
+        f"solver worker peak memory (VmHWM) after {memory_games} large-variant games "
+        f"({', '.join(variants)}): {peak_mb:.0f} MB, now {rss_mb:.0f} MB "
+        f"(target <= {MEMORY_TARGET_MB:.0f} MB)"
+    )
+    failed = (
+        worst > DEADLINE
+        or max(solved) > 5
+        or bool(fake.violations)
+        or answer_p99 > ANSWER_TARGET
+        or peak_mb > MEMORY_TARGET_MB
+    )
     if fake.violations:
         print("violations:", *fake.violations, sep="\n  ")
     print("PASS" if not failed else "FAIL")
@@ -176,4 +314,5 @@ if __name__ == "__main__":
     parser.add_argument("--solves", type=int, default=4)
     parser.add_argument("--workers", type=int, default=1)
     parser.add_argument("--check", action="store_true", help="exit 1 if a target fails")
+    parser.add_argument("--quick", action="store_true", help="a small run (about 30 s)")
     sys.exit(asyncio.run(main(parser.parse_args())))

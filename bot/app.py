@@ -10,12 +10,12 @@ from datetime import timedelta
 import discord
 from discord.ext import commands
 
-from bot import boards, flows, sync
+from bot import cogs, sync
+from bot.cogs import boards
+from bot.cogs.replies import on_app_command_error
 from bot.config import Settings
 from bot.solver_pool import SolverPool
-from bot.store import Store
-from bot.ui import components
-from bot.ui.errors import on_app_command_error
+from bot.store import Store, open_store
 
 log = logging.getLogger(__name__)
 
@@ -47,13 +47,15 @@ class MastermindBot(commands.AutoShardedBot):
 
     async def setup_hook(self) -> None:
         if not hasattr(self, "store"):
-            self.store = await Store.open(self.settings.database_path)
+            self.store = await open_store(self.settings.database_path)
         self.solver = SolverPool(self.settings.solver_workers, self.settings.solver_time_budget)
         await self.solver.warm_up()
         from bot.cogs.mastermind import Mastermind
+        from bot.cogs.play import CodeModals
 
         await self.add_cog(Mastermind(self))
-        self.add_dynamic_items(*components.DYNAMIC_ITEMS)
+        await self.add_cog(CodeModals())
+        self.add_dynamic_items(*cogs.DYNAMIC_ITEMS)
         self.tree.on_error = on_app_command_error
         await self.sync_commands()
         self._expiry = asyncio.create_task(self._expire_forever(), name="expire-stale-games")
@@ -64,16 +66,6 @@ class MastermindBot(commands.AutoShardedBot):
 
     async def on_ready(self) -> None:
         log.info("ready as %s in %d servers", self.user, len(self.guilds))
-
-    async def on_interaction(self, interaction: discord.Interaction) -> None:
-        """Code modals are handled here by custom_id, so a submission survives a restart."""
-        if interaction.type is not discord.InteractionType.modal_submit:
-            return
-        custom_id = (interaction.data or {}).get("custom_id", "")
-        match = components.CODE_MODAL_PATTERN.fullmatch(str(custom_id))
-        if match is not None:
-            nonce = int(match["nonce"]) if match["nonce"] else None
-            await flows.on_modal_submit(interaction, int(match["game"]), nonce)
 
     async def expire_stale_games(self, older_than: timedelta) -> int:
         """End the games nobody touched for `older_than`; their boards show the secret.

@@ -26,6 +26,7 @@ from bot import sync
 from bot.cli import version
 from bot.config import Settings
 from bot.store import Store, StoreUnavailable
+from bot.store import open_store as open_database
 
 if TYPE_CHECKING:
     from bot.app import MastermindBot
@@ -105,7 +106,7 @@ def _os_reason(error: OSError) -> str:
 async def open_store(path: Path, *, exclusive: bool) -> Store:
     """Open the database before anything touches the network, so its problems come first."""
     try:
-        return await Store.open(path, exclusive=exclusive)
+        return await open_database(path, exclusive=exclusive)
     except StoreUnavailable as error:
         raise StartFailure(str(error)) from error
     except (sqlite3.Error, OSError) as error:

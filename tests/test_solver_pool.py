@@ -179,12 +179,14 @@ async def test_a_second_simulation_by_the_same_player_is_refused_privately(
     settings = Settings(token=fake_discord.token, database_path=tmp_path / "mastermind.db")
     async with fake_discord.run_in_process(
         lambda: MastermindBot(settings), timeout=30.0, commands=True
-    ):
-        big = {"pegs": 6, "colours": 10}
-        first = await fake_discord.slash("general", "alice", "mastermind", "simulate", options=big)
-        await first.response()
-        again = await fake_discord.slash("games", "alice", "mastermind", "simulate", options=big)
+    ) as bot:
+        sweep = {"pegs": 5, "colours": 6, "strategy": "entropy"}  # every secret: a few seconds
+        slash = fake_discord.slash
+        first = await slash("general", "alice", "mastermind", "simulate", options=sweep)
+        await fake_discord.wait_for(lambda: bot.solver.simulations_in_flight == 1, 10.0)
+        again = await slash("games", "alice", "mastermind", "simulate", options=sweep)
         refused = await again.response()
         assert refused.ephemeral and refused.text == ONE_PER_PLAYER
-        other = await fake_discord.slash("games", "bob", "mastermind", "rules")
-        assert (await other.response()).ephemeral
+        chart = await first.settled(timeout=60.0)
+        assert not chart.ephemeral and "every secret" in chart.text
+        assert bot.solver.simulations_in_flight == 0

@@ -1,4 +1,5 @@
-"""The /mastermind command group. Handlers only read options and call a flow."""
+"""The /mastermind command group. Each command only reads its options and calls its mode's
+handler (`bot.cogs.play`, `bot.cogs.solve`, `bot.cogs.common`)."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot import flows
+from bot.cogs import common, play, solve
 from bot.engine.codes import MAX_COLOURS, MAX_PEGS, MIN_COLOURS, MIN_PEGS, CodeSpace
 from bot.engine.game import MAX_GUESSES, MIN_GUESSES, Variant
 from bot.engine.strategies import DEFAULT_STRATEGY, STRATEGIES
@@ -57,16 +58,16 @@ class Mastermind(commands.GroupCog, group_name="mastermind", group_description="
         duplicates: bool = True,
         solo: bool = False,
     ) -> None:
-        await flows.start_play(interaction, _variant(pegs, colours, duplicates, guesses), solo)
+        await play.start(interaction, _variant(pegs, colours, duplicates, guesses), solo)
 
     @app_commands.command(description="Guess the code of this channel's game.")
     @app_commands.describe(code="e.g. 1122, RRGG, red red green green, or emoji")
     async def guess(self, interaction: Interaction, code: CodeText) -> None:
-        await flows.guess_command(interaction, code)
+        await play.guess_command(interaction, code)
 
     @app_commands.command(description="End this channel's game (starter or moderators).")
     async def giveup(self, interaction: Interaction) -> None:
-        await flows.ask_give_up(interaction, None)
+        await common.ask_give_up(interaction, None)
 
     @app_commands.command(description="Think of a code and I will crack it.")
     @app_commands.describe(
@@ -84,11 +85,11 @@ class Mastermind(commands.GroupCog, group_name="mastermind", group_description="
         duplicates: bool = True,
         strategy: str = DEFAULT_STRATEGY,
     ) -> None:
-        await flows.start_solve(interaction, _variant(pegs, colours, duplicates), strategy)
+        await solve.start(interaction, _variant(pegs, colours, duplicates), strategy)
 
     @app_commands.command(description="Show this channel's game board again.")
     async def board(self, interaction: Interaction) -> None:
-        await flows.show_board(interaction)
+        await common.show_board(interaction)
 
     @app_commands.command(description="How to play, and every command.")
     async def rules(self, interaction: Interaction) -> None:
@@ -109,16 +110,13 @@ class Mastermind(commands.GroupCog, group_name="mastermind", group_description="
         colours: Colours = 6,
         strategy: str = DEFAULT_STRATEGY,
     ) -> None:
-        await flows.simulate(interaction, _variant(pegs, colours, True), strategy)
+        await common.simulate(interaction, _variant(pegs, colours, True), strategy)
 
     @app_commands.command(description="A player's Mastermind record in this server.")
     @app_commands.describe(player="Whose record (default: yours)")
     async def stats(self, interaction: Interaction, player: discord.User | None = None) -> None:
-        who = player or interaction.user
-        record = await self.bot.store.player_stats(interaction.guild_id, who.id)
-        await interaction.response.send_message(embed=embeds.stats(who.id, record))
+        await common.stats(interaction, (player or interaction.user).id)
 
     @app_commands.command(description="This server's best code-breakers.")
     async def leaderboard(self, interaction: Interaction) -> None:
-        rows = await self.bot.store.leaderboard(interaction.guild_id or 0)
-        await interaction.response.send_message(embed=embeds.leaderboard(rows))
+        await common.leaderboard(interaction)

@@ -1,10 +1,11 @@
 """Game state machines: a play game (the bot hides a code) and a solve game (the bot guesses).
 
-Pure: no I/O, no clock, no Discord; randomness only to draw a new secret. A game is a header
+Pure: no I/O, no clock, no chat markup; randomness only to draw a new secret. A game is a header
 (where, who, which variant) plus an append-only log of moves. Status, winner, guesses and answers
-are all derived from the log, so the store persists exactly the header and one row per move, and
-every transition is "check the rules, append moves". Each transition returns the new game and an
-outcome for the UI, or raises a `GameError` whose message a player can act on.
+are all derived from the log, so a store persists exactly the header and one row per move (its
+record codec lives in `bot.store.codec`), and every transition is "check the rules, append
+moves". Each transition returns the new game and an outcome for the UI, or raises a `GameError`
+(see `bot.engine.errors`) whose message a player can act on.
 
 A play game's secret lives in a `Secret` wrapper that no repr, str or f-string reveals; the store
 hands out active games with the secret withheld, so only the scoring path ever reads it.
@@ -12,19 +13,72 @@ hands out active games with the secret withheld, so only the scoring path ever r
 
 from __future__ import annotations
 
-import json
 import secrets
-from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from functools import cached_property
-from typing import Any, ClassVar, TypeVar
+from typing import ClassVar, TypeVar
 
 from bot.engine.codes import Code, CodeError, CodeSpace
+from bot.engine.errors import (
+    GameAlreadyActive,
+    GameError,
+    GameOver,
+    ImpossibleAnswer,
+    InvalidGuess,
+    InvalidVariant,
+    NoActiveGame,
+    NoGuessToAnswer,
+    NothingToUndo,
+    NotYourGame,
+    OwnerReason,
+    SecretWithheld,
+    StaleGame,
+    WrongGameKind,
+)
 from bot.engine.scoring import score
 
-RECORD_FORMAT = 1
-"""Version of `to_record` / `from_record`; bump it when the record layout changes."""
+__all__ = [  # the errors are re-exported: `from bot.engine.game import GameError` keeps working
+    "MAX_GUESSES",
+    "MIN_GUESSES",
+    "AnswerOutcome",
+    "BaseGame",
+    "EndOutcome",
+    "G",
+    "Game",
+    "GameAlreadyActive",
+    "GameError",
+    "GameKind",
+    "GameOver",
+    "GuessOutcome",
+    "ImpossibleAnswer",
+    "InvalidGuess",
+    "InvalidVariant",
+    "Move",
+    "MoveKind",
+    "NoActiveGame",
+    "NoGuessToAnswer",
+    "NotYourGame",
+    "NothingToUndo",
+    "Outcome",
+    "OwnerReason",
+    "PlayGame",
+    "Secret",
+    "SecretWithheld",
+    "SolveGame",
+    "StaleGame",
+    "Status",
+    "UndoOutcome",
+    "Variant",
+    "WrongGameKind",
+    "answer",
+    "expire",
+    "give_up",
+    "guess",
+    "new_play_game",
+    "new_solve_game",
+    "undo",
+]
 
 MIN_GUESSES, MAX_GUESSES = 1, 20
 
@@ -48,90 +102,6 @@ class MoveKind(StrEnum):
     UNDO = "undo"
     GIVE_UP = "give_up"
     TIMEOUT = "timeout"
-
-
-# --- errors ------------------------------------------------------------------------------------
-
-
-class GameError(Exception):
-    """A move the rules refuse. `str(error)` is one sentence the player can act on."""
-
-    default_message: ClassVar[str] = "That is not allowed in this game."
-
-    def __init__(self, message: str | None = None) -> None:
-        self.message = message or self.default_message
-        super().__init__(self.message)
-
-
-class GameAlreadyActive(GameError):
-    """Raised by the store: the database allows one active game per channel."""
-
-    def __init__(self, game_id: int | None = None, kind: GameKind | None = None) -> None:
-        self.game_id, self.kind = game_id, kind
-        what = {GameKind.PLAY: "A guessing game", GameKind.SOLVE: "A solving game"}.get(
-            kind, "A game"
-        )
-        super().__init__(
-            f"{what} is already running in this channel: look at its board to play on, "
-            "or give it up to start a new one."
-        )
-
-
-class NoActiveGame(GameError):
-    default_message = "No game is running in this channel; start a new one."
-
-
-class GameOver(GameError):
-    default_message = "This game is over."
-
-
-class StaleGame(GameError):
-    default_message = (
-        "The game changed while you were deciding: look at the latest board and try again."
-    )
-
-
-class InvalidGuess(GameError):
-    """The code does not fit the variant; the message is the parser's explanation."""
-
-
-class ImpossibleAnswer(GameError):
-    """No secret can give that (black, white) answer."""
-
-
-class NoGuessToAnswer(GameError):
-    default_message = (
-        "Your answers contradict each other, so I have no guess to ask about: "
-        "undo your last answer and check it."
-    )
-
-
-class NothingToUndo(GameError):
-    default_message = "There is no answer to take back yet."
-
-
-class NotYourGame(GameError):
-    """Someone other than the owner moved; `owner_id` lets the bot name the owner."""
-
-    def __init__(self, owner_id: int, message: str) -> None:
-        self.owner_id = owner_id
-        super().__init__(message)
-
-
-class WrongGameKind(GameError):
-    """A play move on a solve game or the reverse."""
-
-
-class InvalidVariant(GameError):
-    """The requested pegs, colours or guess limit are out of range."""
-
-
-class RecordError(ValueError):
-    """A stored record this version cannot read (not player-facing: an operator problem)."""
-
-
-class SecretWithheld(RuntimeError):
-    """A transition needed the secret of a game loaded for display only."""
 
 
 # --- values ------------------------------------------------------------------------------------
@@ -211,26 +181,6 @@ class Move:
     black: int | None = None
     white: int | None = None
 
-    def to_record(self) -> dict[str, Any]:
-        return {
-            "kind": self.kind.value,
-            "player_id": self.player_id,
-            "code": None if self.code is None else _encode_code(self.code),
-            "black": self.black,
-            "white": self.white,
-        }
-
-    @classmethod
-    def from_record(cls, record: Mapping[str, Any]) -> Move:
-        code = record["code"]
-        return cls(
-            kind=MoveKind(record["kind"]),
-            player_id=record["player_id"],
-            code=None if code is None else _decode_code(code),
-            black=record["black"],
-            white=record["white"],
-        )
-
 
 # --- outcomes: what the UI renders after a transition -------------------------------------------
 
@@ -286,35 +236,28 @@ class _Derived:
 
 
 @dataclass(frozen=True, kw_only=True, repr=False)
-class PlayGame:
-    """The bot holds the secret; players in the channel (or only the starter, solo) guess it."""
+class BaseGame:
+    """What every kind of game shares: the header, the move log, and what follows from the log.
 
-    kind: ClassVar[GameKind] = GameKind.PLAY
+    A kind says how its log reads (`_derive`); status, winner, who ended it, version and
+    whether it is over are then the same for all kinds.
+    """
+
+    kind: ClassVar[GameKind]
 
     guild_id: int | None
     channel_id: int
     starter_id: int
     variant: Variant
-    secret: Secret
-    solo: bool = False
     log: tuple[Move, ...] = ()
     id: int | None = None
 
-    @cached_property
-    def _derived(self) -> _Derived:
-        last = self.log[-1] if self.log else None
-        if last is not None and last.kind in (MoveKind.GIVE_UP, MoveKind.TIMEOUT):
-            return _Derived(Status.ABANDONED, ended_by=last.player_id)
-        if last is not None and last.black == self.variant.pegs:
-            return _Derived(Status.WON, winner_id=last.player_id)
-        if len(self.moves) >= self.variant.max_guesses:
-            return _Derived(Status.LOST)
-        return _Derived(Status.ACTIVE)
+    def _derive(self) -> _Derived:
+        raise NotImplementedError
 
     @cached_property
-    def moves(self) -> tuple[Move, ...]:
-        """The scored guesses, in order."""
-        return tuple(move for move in self.log if move.kind is MoveKind.GUESS)
+    def _derived(self) -> _Derived:
+        return self._derive()
 
     @property
     def status(self) -> Status:
@@ -338,6 +281,37 @@ class PlayGame:
     def is_over(self) -> bool:
         return self.status is not Status.ACTIVE
 
+
+def _ending(log: tuple[Move, ...]) -> Move | None:
+    """The move that abandoned the game (a give-up or a timeout), if the log ends with one."""
+    last = log[-1] if log else None
+    return last if last is not None and last.kind in (MoveKind.GIVE_UP, MoveKind.TIMEOUT) else None
+
+
+@dataclass(frozen=True, kw_only=True, repr=False)
+class PlayGame(BaseGame):
+    """The bot holds the secret; players in the channel (or only the starter, solo) guess it."""
+
+    kind: ClassVar[GameKind] = GameKind.PLAY
+
+    secret: Secret
+    solo: bool = False
+
+    def _derive(self) -> _Derived:
+        if (ending := _ending(self.log)) is not None:
+            return _Derived(Status.ABANDONED, ended_by=ending.player_id)
+        last = self.log[-1] if self.log else None
+        if last is not None and last.black == self.variant.pegs:
+            return _Derived(Status.WON, winner_id=last.player_id)
+        if len(self.moves) >= self.variant.max_guesses:
+            return _Derived(Status.LOST)
+        return _Derived(Status.ACTIVE)
+
+    @cached_property
+    def moves(self) -> tuple[Move, ...]:
+        """The scored guesses, in order."""
+        return tuple(move for move in self.log if move.kind is MoveKind.GUESS)
+
     @property
     def guesses_left(self) -> int:
         return 0 if self.is_over else self.variant.max_guesses - len(self.moves)
@@ -355,49 +329,16 @@ class PlayGame:
             f"secret=<hidden>)"
         )
 
-    def to_record(self) -> dict[str, Any]:
-        return {
-            **_header_record(self),
-            "solo": self.solo,
-            "strategy": None,
-            "secret": _encode_code(self.secret.reveal()) if self.secret.known else None,
-            "winner_id": self.winner_id,
-        }
-
-    @classmethod
-    def from_record(cls, record: Mapping[str, Any], moves: Sequence[Mapping[str, Any]]) -> PlayGame:
-        """Rebuild a game; a record without `secret` gives a display-only game."""
-        variant = _check_header(record, GameKind.PLAY)
-        secret = record.get("secret")
-        game = cls(
-            id=record.get("id"),
-            guild_id=record["guild_id"],
-            channel_id=record["channel_id"],
-            starter_id=record["starter_id"],
-            variant=variant,
-            secret=Secret(None if secret is None else variant.space.validate(_decode_code(secret))),
-            solo=bool(record["solo"]),
-            log=tuple(Move.from_record(move) for move in moves),
-        )
-        return _check_derived(game, record)
-
 
 @dataclass(frozen=True, kw_only=True, repr=False)
-class SolveGame:
+class SolveGame(BaseGame):
     """The player holds a code in their head; the bot guesses and the player answers."""
 
     kind: ClassVar[GameKind] = GameKind.SOLVE
 
-    guild_id: int | None
-    channel_id: int
-    starter_id: int
-    variant: Variant
     strategy: str
-    log: tuple[Move, ...] = ()
-    id: int | None = None
 
-    @cached_property
-    def _derived(self) -> _Derived:
+    def _derive(self) -> _Derived:
         guesses: list[Code] = []
         answers: list[tuple[int, int]] = []
         for move in self.log:
@@ -410,9 +351,8 @@ class SolveGame:
                 answers.pop()
                 if not stuck:
                     guesses.pop()
-        last = self.log[-1] if self.log else None
-        if last is not None and last.kind in (MoveKind.GIVE_UP, MoveKind.TIMEOUT):
-            status, ended_by = Status.ABANDONED, last.player_id
+        if (ending := _ending(self.log)) is not None:
+            status, ended_by = Status.ABANDONED, ending.player_id
         elif answers and answers[-1][0] == self.variant.pegs:
             status, ended_by = Status.SOLVED, None
         else:
@@ -426,26 +366,6 @@ class SolveGame:
     @property
     def answers(self) -> tuple[tuple[int, int], ...]:
         return self._derived.answers
-
-    @property
-    def status(self) -> Status:
-        return self._derived.status
-
-    @property
-    def winner_id(self) -> None:
-        return None
-
-    @property
-    def ended_by(self) -> int | None:
-        return self._derived.ended_by
-
-    @property
-    def version(self) -> int:
-        return len(self.log)
-
-    @property
-    def is_over(self) -> bool:
-        return self.status is not Status.ACTIVE
 
     @property
     def awaiting_answer(self) -> bool:
@@ -469,43 +389,9 @@ class SolveGame:
             f"guesses={len(self.guesses)}, version={self.version})"
         )
 
-    def to_record(self) -> dict[str, Any]:
-        return {
-            **_header_record(self),
-            "solo": True,
-            "strategy": self.strategy,
-            "secret": None,
-            "winner_id": None,
-        }
-
-    @classmethod
-    def from_record(
-        cls, record: Mapping[str, Any], moves: Sequence[Mapping[str, Any]]
-    ) -> SolveGame:
-        game = cls(
-            id=record.get("id"),
-            guild_id=record["guild_id"],
-            channel_id=record["channel_id"],
-            starter_id=record["starter_id"],
-            variant=_check_header(record, GameKind.SOLVE),
-            strategy=record["strategy"],
-            log=tuple(Move.from_record(move) for move in moves),
-        )
-        return _check_derived(game, record)
-
 
 Game = PlayGame | SolveGame
 G = TypeVar("G", PlayGame, SolveGame)
-
-
-def game_from_record(record: Mapping[str, Any], moves: Sequence[Mapping[str, Any]]) -> Game:
-    """Rebuild a game of either kind from `to_record()` output and its moves' records."""
-    kind = record.get("kind")
-    if kind == GameKind.PLAY:
-        return PlayGame.from_record(record, moves)
-    if kind == GameKind.SOLVE:
-        return SolveGame.from_record(record, moves)
-    raise RecordError(f"unknown game kind {kind!r}")
 
 
 # --- play transitions --------------------------------------------------------------------------
@@ -539,7 +425,7 @@ def guess(game: Game, player_id: int, code: Code | str) -> tuple[PlayGame, Guess
     game = _require(game, PlayGame, "In this game I guess your code: answer my guesses instead.")
     _require_active(game)
     if game.solo and player_id != game.starter_id:
-        raise NotYourGame(game.starter_id, f"This is <@{game.starter_id}>'s solo game.")
+        raise NotYourGame(game.starter_id, reason=OwnerReason.SOLO)
     space = game.variant.space
     try:
         parsed = space.parse(code) if isinstance(code, str) else space.validate(code)
@@ -671,9 +557,7 @@ def _require_active(game: Game) -> None:
 
 def _require_starter(game: SolveGame, player_id: int) -> None:
     if player_id != game.starter_id:
-        raise NotYourGame(
-            game.starter_id, f"Only <@{game.starter_id}> can answer: it is their secret code."
-        )
+        raise NotYourGame(game.starter_id, reason=OwnerReason.THEIR_CODE)
 
 
 def _bot_guess(variant: Variant, code: Code) -> Move:
@@ -681,68 +565,3 @@ def _bot_guess(variant: Variant, code: Code) -> Move:
         return Move(MoveKind.GUESS, None, variant.space.validate(code))
     except CodeError as error:
         raise InvalidGuess(str(error)) from None
-
-
-def _encode_code(code: Code) -> str:
-    """Codes are stored as JSON lists of 0-based colours: unambiguous and readable."""
-    return json.dumps(list(code), separators=(",", ":"))
-
-
-def _decode_code(text: str) -> Code:
-    try:
-        values = json.loads(text)
-    except json.JSONDecodeError:
-        raise RecordError(f"stored code {text!r} is not a JSON list") from None
-    if not isinstance(values, list) or not all(type(v) is int for v in values):
-        raise RecordError(f"stored code {text!r} is not a list of colour numbers")
-    return tuple(values)
-
-
-def _header_record(game: Game) -> dict[str, Any]:
-    return {
-        "format": RECORD_FORMAT,
-        "id": game.id,
-        "kind": game.kind.value,
-        "guild_id": game.guild_id,
-        "channel_id": game.channel_id,
-        "starter_id": game.starter_id,
-        "pegs": game.variant.pegs,
-        "colours": game.variant.colours,
-        "duplicates": game.variant.duplicates,
-        "max_guesses": game.variant.max_guesses,
-        "status": game.status.value,
-        "version": game.version,
-    }
-
-
-def _check_header(record: Mapping[str, Any], kind: GameKind) -> Variant:
-    version = record.get("format")
-    if not isinstance(version, int) or version < 1:
-        raise RecordError(f"game record has no valid format number ({version!r})")
-    if version > RECORD_FORMAT:
-        raise RecordError(
-            f"game record format {version} is newer than this bot understands "
-            f"({RECORD_FORMAT}); upgrade mastermind-bot"
-        )
-    if record.get("kind") != kind:
-        raise RecordError(f"expected a {kind} game record, got {record.get('kind')!r}")
-    try:
-        return Variant(
-            pegs=record["pegs"],
-            colours=record["colours"],
-            duplicates=bool(record["duplicates"]),
-            max_guesses=record["max_guesses"],
-        )
-    except InvalidVariant as error:
-        raise RecordError(f"stored variant is invalid: {error}") from None
-
-
-def _check_derived(game: G, record: Mapping[str, Any]) -> G:
-    """The stored status and version are copies; refuse a record that disagrees with its log."""
-    stored = (record.get("status"), record.get("version"))
-    derived = (game.status.value, game.version)
-    if stored != derived:
-        raise RecordError(
-            f"game {game.id}: stored status/version {stored} do not match its moves {derived}"
-        )
-    return game

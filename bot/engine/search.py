@@ -27,7 +27,13 @@ from functools import cached_property
 import numpy as np
 
 from bot.engine.codes import CodeSpace
-from bot.engine.scoring import FULL_TABLE_LIMIT, Scorer, class_counts, encode
+from bot.engine.scoring import (
+    FULL_TABLE_LIMIT,
+    GROUP_TABLE_LIMIT,
+    Scorer,
+    class_counts,
+    encode,
+)
 from bot.engine.strategies import Strategy, minimax
 
 EXACT_LIMIT = 50_000
@@ -237,14 +243,18 @@ class SearchContext:
 
 
 def expected_bytes(space: CodeSpace) -> int:
-    """About how many bytes a context for `space` will hold once its tables are built: an upper
-    bound for large spaces, so a cache can make room before building one."""
-    if space.size <= FULL_TABLE_LIMIT:
-        return space.size * (space.size + space.pegs + space.colours + 8)
-    # codes and counts (uint8), one int32 key per position group and multiset, every code, and
-    # the canonical guess sets (bounded by CANONICAL_CACHE_BYTES)
+    """About how many bytes a context for `space` holds once its tables are built and a few
+    canonical guess sets are cached, so a cache can make room before building one."""
+    # codes and counts (uint8), an int32 key per position group and per multiset, every code
     per_code = space.pegs + space.colours + 4 * (space.pegs + 2)
-    return space.size * per_code + min(CANONICAL_CACHE_BYTES, 8 * space.size)
+    table = space.size * space.size if space.size <= FULL_TABLE_LIMIT else 0
+    if space.duplicates:
+        multisets = math.comb(space.pegs + space.colours - 1, space.pegs)
+    else:
+        multisets = math.comb(space.colours, space.pegs)
+    small_tables = multisets * multisets + space.pegs * GROUP_TABLE_LIMIT * GROUP_TABLE_LIMIT
+    canonical = min(CANONICAL_CACHE_BYTES, 16 * space.size)
+    return space.size * per_code + table + small_tables + canonical
 
 
 def _array_bytes(value: object) -> int:

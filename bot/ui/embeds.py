@@ -12,6 +12,7 @@ from bot.engine.job_types import SimulationResult
 from bot.engine.strategies import get_strategy
 from bot.store import PlayerStats
 from bot.ui import text
+from bot.ui.text import mention
 
 ACTIVE = discord.Colour.blurple()
 WON = discord.Colour.green()
@@ -25,11 +26,6 @@ _STATUS_COLOUR = {
     Status.LOST: LOST,
     Status.ABANDONED: ENDED,
 }
-
-
-def mention(user_id: int | None) -> str:
-    """A user as Discord renders them; messages are sent with pings disabled."""
-    return f"<@{user_id}>" if user_id is not None else "nobody"
 
 
 def variant_title(pegs: int, colours: int, duplicates: bool) -> str:

@@ -1,18 +1,20 @@
-"""One place that turns any failure into a friendly, ephemeral reply, never a traceback."""
+"""The words for every failure: one place that turns an error into a sentence a player can act
+on (the cogs send it privately), never a traceback."""
 
 from __future__ import annotations
 
-import contextlib
 import logging
 
 import discord
 from discord import app_commands
 
 from bot.engine.codes import CodeError
-from bot.engine.game import GameAlreadyActive, GameError, NoActiveGame
+from bot.engine.errors import OwnerReason
+from bot.engine.game import GameAlreadyActive, GameError, NoActiveGame, NotYourGame
 from bot.engine.search import TooLarge
 from bot.solver_pool import SolverUnavailable
 from bot.store import AlreadyApplied, StoreBusy
+from bot.ui.text import mention
 
 log = logging.getLogger(__name__)
 
@@ -36,6 +38,8 @@ def friendly(error: BaseException) -> str:
         return ALREADY_ACTIVE.format(what=kind)
     if isinstance(error, NoActiveGame):
         return NO_GAME
+    if isinstance(error, NotYourGame):
+        return not_yours(error)
     if isinstance(
         error, GameError | CodeError | TooLarge | SolverUnavailable | StoreBusy | AlreadyApplied
     ):
@@ -57,29 +61,14 @@ def friendly(error: BaseException) -> str:
     return UNEXPECTED
 
 
-async def reply_error(interaction: discord.Interaction, error: BaseException | str) -> None:
-    """Answer privately: as the response if none was sent yet, else as a followup.
-
-    A flow that already answered with a public "thinking" message (which was to become a
-    board) has that message deleted first: Discord would otherwise turn the first followup
-    into that public message, and everyone would see the refusal.
-    """
-    message = error if isinstance(error, str) else friendly(error)
-    try:
-        if not interaction.response.is_done():
-            await interaction.response.send_message(message, ephemeral=True)
-            return
-        extras = interaction.extras
-        if extras.get("public_defer") and not extras.get("public_answer"):
-            with contextlib.suppress(discord.HTTPException):
-                await interaction.delete_original_response()
-        await interaction.followup.send(message, ephemeral=True)
-    except discord.HTTPException:
-        log.warning("could not deliver an error reply for interaction %s", interaction.id)
+_NOT_YOURS = {
+    OwnerReason.SOLO: "This is {owner}'s solo game.",
+    OwnerReason.THEIR_CODE: "Only {owner} can answer: it is their secret code.",
+    OwnerReason.END: "Only {owner} or a moderator (Manage Messages) can end this game.",
+    OwnerReason.OWNER: "This is {owner}'s game.",
+}
 
 
-async def on_app_command_error(
-    interaction: discord.Interaction, error: app_commands.AppCommandError
-) -> None:
-    """The command tree's error handler: every failure kind gets its own message."""
-    await reply_error(interaction, error)
+def not_yours(error: NotYourGame) -> str:
+    """Name the owner, which the engine leaves to us (it knows no Discord mentions)."""
+    return _NOT_YOURS[error.reason].format(owner=mention(error.owner_id))

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from bot.engine.codes import Code, CodeSpace
+from bot.engine.game import GuessOutcome, Status
 
 BLACK_PEG = "⚫"
 WHITE_PEG = "⚪"
@@ -68,3 +69,29 @@ def bar_chart(distribution: Mapping[int, int], width: int = 20) -> str:
             bar = "▏"
         lines.append(f"{guesses:>2} | {bar:<{width}} {count}")
     return "\n".join(lines)
+
+
+def mention(user_id: int | None) -> str:
+    """A user as Discord renders them; messages are sent with pings disabled."""
+    return f"<@{user_id}>" if user_id is not None else "nobody"
+
+
+def guess_line(space: CodeSpace, outcome: GuessOutcome, player_id: int) -> str:
+    """The public line a guess earns: who, what, the pegs, and what is left or how it ended."""
+    move = outcome.move
+    assert move.code is not None and move.black is not None and move.white is not None
+    line = (
+        f"{mention(player_id)} guessed {code_line(space, move.code)} → "
+        f"{pegs(move.black, move.white)} ({peg_words(move.black, move.white)})"
+    )
+    if outcome.status is Status.WON:
+        return f"🎉 {line}\n**{mention(player_id)} cracked the code in {outcome.number} guesses!**"
+    if outcome.status is Status.LOST:
+        secret = code_line(space, outcome.secret) if outcome.secret else "hidden"
+        return f"{line}\n💥 **Out of guesses!** The secret was {secret}."
+    return f"{line} · {guesses(outcome.guesses_left)} left"
+
+
+def knuth_note(needed: int) -> str:
+    """Added to a winning line: how Knuth's algorithm would have done on the same secret."""
+    return f"\n🧠 Knuth's algorithm would have needed {guesses(needed)}."

@@ -109,10 +109,12 @@ async def test_finished_game_buttons_say_the_game_is_over(fake_discord: FakeDisc
     board = await (await fake_discord.slash("general", "alice", "mastermind", "solve")).settled()
     copy = await (await fake_discord.slash("general", "alice", "mastermind", "board")).settled()
     assert copy.id != board.id and "`1122`" in copy.text
+    fake_discord.fail_message_edit(copy, status=503)  # the copy is left behind, with buttons
     await press(fake_discord, board, "⚫⚫⚫⚫", "alice")
     assert "Solved in 1 guess!" in board.text and board.buttons == []
     reply = await press(fake_discord, copy, "⚫⚪", "alice")  # the older copy still has buttons
     assert reply.ephemeral and "This game is over." in reply.text
+    await fake_discord.wait_for(lambda: copy.buttons == [], what="the stale copy redrawn")
     later = await (await fake_discord.slash("general", "alice", "mastermind", "board")).settled()
     assert later.ephemeral and "No game is running" in later.text
 

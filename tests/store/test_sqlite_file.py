@@ -1,5 +1,6 @@
-"""The store's promises under misuse: one move per input, one bot per file, clear refusals of
-files it cannot use, boards that only move forward, expiry that survives a bad row."""
+"""What only the SQLite implementation has: its file settings (WAL, synchronous, busy timeout),
+constraints inside the database itself, one bot process per file, clear refusals of files it
+cannot use, a bounded wait on a locked file, and rows an outside tool can damage."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ import os
 import sqlite3
 import subprocess
 import sys
+from collections.abc import AsyncIterator
 from contextlib import closing
 from datetime import timedelta
 from pathlib import Path
@@ -16,35 +18,60 @@ import pytest
 
 from bot.engine.game import guess
 from bot.store import (
+    BUSY_TIMEOUT_SECONDS,
     SCHEMA_VERSION,
-    AlreadyApplied,
-    SchemaError,
-    Store,
+    SqliteStore,
     StoreBusy,
     StoreUnavailable,
 )
-from tests.store_helpers import ALICE, BOB, CHANNEL, Clock, play, query
-from tests.test_store_migrations import build_v1
+from tests.store.helpers import ALICE, BOB, CHANNEL, Clock, play, query
 
 
-async def test_one_input_makes_one_move(tmp_path: Path) -> None:
-    async with Store(tmp_path / "g.db") as store:
-        game = await store.start(play())
-        assert game.id is not None
-        await store.apply(lambda g: guess(g, BOB, "1111"), game_id=game.id, source="i:1")
-        with pytest.raises(AlreadyApplied) as refused:
-            await store.apply(lambda g: guess(g, BOB, "2222"), game_id=game.id, source="i:1")
-        assert (refused.value.game_id, refused.value.move_no) == (game.id, 1)
-        await store.apply(lambda g: guess(g, BOB, "3333"), game_id=game.id, source="i:2")
-    rows = query(tmp_path / "g.db", "SELECT move_no, code, source FROM moves ORDER BY move_no")
-    assert rows == [(1, "[0,0,0,0]", "i:1"), (2, "[2,2,2,2]", "i:2")]
+@pytest.fixture
+async def store(tmp_path: Path, clock: Clock) -> AsyncIterator[SqliteStore]:
+    async with SqliteStore(tmp_path / "games.db", clock=clock) as store:
+        yield store
+
+
+async def test_file_settings_and_schema(store: SqliteStore) -> None:
+    assert query(store.path, "PRAGMA journal_mode") == [("wal",)]
+    assert query(store.path, "PRAGMA user_version") == [(SCHEMA_VERSION,)]
+    db = store._db
+    assert db is not None
+    for pragma, value in (
+        ("synchronous", 2),
+        ("foreign_keys", 1),
+        ("busy_timeout", int(BUSY_TIMEOUT_SECONDS * 1000)),
+    ):
+        assert [tuple(row) for row in await db.execute_fetchall(f"PRAGMA {pragma}")] == [(value,)]
+
+
+async def test_the_database_itself_refuses_a_second_active_game(store: SqliteStore) -> None:
+    await store.start(play())
+    with pytest.raises(sqlite3.IntegrityError, match="UNIQUE"):
+        query(
+            store.path,
+            "INSERT INTO games (format, kind, channel_id, starter_id, pegs, colours, duplicates, "
+            "max_guesses, solo, secret, status, version, created_at) "
+            "SELECT format, kind, channel_id, starter_id, pegs, colours, duplicates, max_guesses, "
+            "solo, secret, status, version, created_at FROM games",
+        )
+
+
+async def test_moves_are_append_only_in_the_database(store: SqliteStore) -> None:
+    game = await store.start(play())
+    await store.apply(lambda g: guess(g, BOB, "1111"), game_id=game.id)
+    with pytest.raises(sqlite3.IntegrityError, match="append-only"):
+        query(store.path, "UPDATE moves SET black = 4")
+    with pytest.raises(sqlite3.IntegrityError, match="append-only"):
+        query(store.path, "DELETE FROM moves")
 
 
 async def test_the_database_refuses_a_repeated_source_even_without_the_check(
     tmp_path: Path,
 ) -> None:
     path = tmp_path / "g.db"
-    async with Store(path) as store:
+    async with SqliteStore(path) as store:
         game = await store.start(play())
         await store.apply(lambda g: guess(g, BOB, "1111"), game_id=game.id or 0, source="i:9")
     with closing(sqlite3.connect(path)) as conn, pytest.raises(sqlite3.IntegrityError):
@@ -55,54 +82,14 @@ async def test_the_database_refuses_a_repeated_source_even_without_the_check(
         )
 
 
-async def test_the_board_is_written_with_the_game_and_only_moves_forward(tmp_path: Path) -> None:
-    async with Store(tmp_path / "g.db") as store:
-        game = await store.start(play(), board=(CHANNEL, 555))
-        assert game.id is not None
-        board = await store.board(game.id)
-        assert board is not None and (board.channel_id, board.message_id) == (CHANNEL, 555)
-        assert board.rendered_version == -1 and await store.boards_behind() == [game.id]
-        await store.mark_rendered(game.id, 0)
-        assert await store.boards_behind() == []
-        game, _ = await store.apply(lambda g: guess(g, BOB, "1111"), game_id=game.id)
-        assert await store.boards_behind() == [game.id]
-        await store.mark_rendered(game.id, 1)
-        await store.mark_rendered(game.id, 0)  # a late render of an older version
-        board = await store.board(game.id)
-        assert board is not None and board.rendered_version == 1
-        await store.move_board(game.id, CHANNEL, 777, 1)
-        board = await store.board(game.id)
-        assert board is not None and board.message_id == 777
-
-
-async def test_a_v2_database_carries_its_boards_into_columns(tmp_path: Path) -> None:
-    path = tmp_path / "v1.db"
-    build_v1(path)
-    with closing(sqlite3.connect(path)) as conn, conn:
-        from bot.store import MIGRATIONS
-
-        for statement in MIGRATIONS[1]:
-            conn.execute(statement)
-        conn.execute("PRAGMA user_version = 2")
-        conn.execute("INSERT INTO meta VALUES ('board:1', '800:12345'), ('board:2', '801:999')")
-    async with Store(path) as store:
-        active = await store.board(1)
-        finished = await store.board(2)
-        assert active is not None and (active.channel_id, active.message_id) == (800, 12345)
-        assert active.rendered_version == -1  # an active game is redrawn once at start
-        assert finished is not None and finished.rendered_version == 2  # its version: drawn
-        assert await store.get_meta("board:1") is None
-    assert query(path, "PRAGMA user_version") == [(SCHEMA_VERSION,)]
-
-
 async def test_a_second_bot_process_on_the_same_file_is_refused(tmp_path: Path) -> None:
     path = tmp_path / "g.db"
-    async with Store(path, exclusive=True):
+    async with SqliteStore(path, exclusive=True):
         code = (
             "import asyncio, sys\n"
-            "from bot.store import Store, StoreUnavailable\n"
+            "from bot.store import StoreUnavailable, open_store\n"
             "try:\n"
-            f"    asyncio.run(Store.open({str(path)!r}, exclusive=True))\n"
+            f"    asyncio.run(open_store({str(path)!r}, exclusive=True))\n"
             "except StoreUnavailable as e:\n"
             "    print(e); sys.exit(3)\n"
         )
@@ -112,14 +99,14 @@ async def test_a_second_bot_process_on_the_same_file_is_refused(tmp_path: Path) 
         assert child.returncode == 3, child.stderr
         assert f"pid {os.getpid()}" in child.stdout and str(path) in child.stdout
         assert len(child.stdout.strip().splitlines()) == 1
-    async with Store(path, exclusive=True):  # released on close
+    async with SqliteStore(path, exclusive=True):  # released on close
         pass
 
 
 async def test_a_read_only_file_is_refused_in_one_line(tmp_path: Path) -> None:
     """Root ignores file modes, so as root the file is made immutable instead."""
     path = tmp_path / "g.db"
-    async with Store(path):
+    async with SqliteStore(path):
         pass
     path.chmod(0o444)
     immutable = os.geteuid() == 0
@@ -127,7 +114,7 @@ async def test_a_read_only_file_is_refused_in_one_line(tmp_path: Path) -> None:
         pytest.skip("running as root without chattr: no way to make a file read-only")
     try:
         with pytest.raises(StoreUnavailable, match="read-only") as refused:
-            await Store.open(path)
+            await SqliteStore.open(path)
     finally:
         if immutable:
             subprocess.run(["chattr", "-i", str(path)], check=True)
@@ -138,7 +125,7 @@ async def test_a_corrupt_file_is_refused_naming_it(tmp_path: Path) -> None:
     path = tmp_path / "g.db"
     path.write_bytes(b"this is not a database at all" * 200)
     with pytest.raises(StoreUnavailable) as refused:
-        await Store.open(path)
+        await SqliteStore.open(path)
     message = str(refused.value)
     assert str(path) in message and "damaged" in message and "\n" not in message
 
@@ -147,17 +134,13 @@ async def test_a_path_under_a_file_is_refused_naming_it(tmp_path: Path) -> None:
     (tmp_path / "file").write_text("x")
     path = tmp_path / "file" / "sub" / "g.db"
     with pytest.raises(StoreUnavailable, match="cannot create the folder") as refused:
-        await Store.open(path)
+        await SqliteStore.open(path)
     assert str(path) in str(refused.value)
-
-
-async def test_a_newer_database_is_a_store_unavailable(tmp_path: Path) -> None:
-    assert issubclass(SchemaError, StoreUnavailable)
 
 
 async def test_a_locked_database_answers_busy_within_the_bound(tmp_path: Path) -> None:
     path = tmp_path / "g.db"
-    async with Store(path, busy_timeout=0.3) as store:
+    async with SqliteStore(path, busy_timeout=0.3) as store:
         game = await store.start(play())
         with closing(sqlite3.connect(path, isolation_level=None)) as other:
             other.execute("BEGIN IMMEDIATE")
@@ -172,7 +155,7 @@ async def test_a_locked_database_answers_busy_within_the_bound(tmp_path: Path) -
 async def test_expiry_skips_an_unreadable_game_and_ends_the_others(tmp_path: Path) -> None:
     path = tmp_path / "g.db"
     clock = Clock()
-    async with Store(path, clock=clock) as store:
+    async with SqliteStore(path, clock=clock) as store:
         first = await store.start(play(CHANNEL))
         second = await store.start(play(CHANNEL + 1))
         third = await store.start(play(CHANNEL + 2, starter_id=ALICE))

@@ -1,7 +1,8 @@
-"""Every game lives in one SQLite file, written through aiosqlite; the bot keeps nothing else.
+"""The SQLite store: every game in one file, written through aiosqlite.
 
-* One connection per `Store`, an asyncio lock around every transaction and `BEGIN IMMEDIATE`
-  for writes, so coroutines of this process *and* other processes on the file take turns.
+* One connection per `SqliteStore`, an asyncio lock around every transaction and `BEGIN
+  IMMEDIATE` for writes, so coroutines of this process *and* other processes on the file take
+  turns.
 * Each transaction runs in its own shielded task, so a cancelled caller never leaves one
   half-done on the shared connection.
 * At most one active game per channel is a partial unique index, not a check in Python.
@@ -15,14 +16,12 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import errno
-import fcntl
 import logging
 import os
 import sqlite3
 from collections import defaultdict
 from collections.abc import Awaitable, Callable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any, Self, TypeVar
@@ -30,6 +29,7 @@ from typing import Any, Self, TypeVar
 import aiosqlite
 
 from bot.engine.game import (
+    G,
     Game,
     GameAlreadyActive,
     GameOver,
@@ -37,12 +37,16 @@ from bot.engine.game import (
     NoActiveGame,
     PlayGame,
     Secret,
-    SolveGame,
     StaleGame,
     Status,
     expire,
-    game_from_record,
 )
+from bot.store.codec import game_from_record, game_to_record, move_to_record
+from bot.store.errors import AlreadyApplied, StoreBusy, StoreUnavailable
+from bot.store.filelock import claim
+from bot.store.interface import OutcomeT
+from bot.store.migrations import migrate
+from bot.store.values import Board, HistoryEntry, PlayerStats
 
 log = logging.getLogger(__name__)
 # aiosqlite logs every statement with its parameters at DEBUG, a play game's secret among them.
@@ -53,96 +57,9 @@ BUSY_TIMEOUT_SECONDS = 2.0
 """How long a write waits for the database: short enough to answer inside Discord's 3 s."""
 
 T = TypeVar("T")
-OutcomeT = TypeVar("OutcomeT")
-G = TypeVar("G", PlayGame, SolveGame)
+GameT = TypeVar("GameT", bound=Game)
 
 Db = aiosqlite.Connection
-
-# MIGRATIONS[n] takes the schema from version n to n + 1 (PRAGMA user_version), in one
-# transaction. Never edit a released entry: append a new one.
-MIGRATIONS: tuple[tuple[str, ...], ...] = (
-    (  # 1: games and their moves
-        """
-        CREATE TABLE games (
-            id          INTEGER PRIMARY KEY,
-            format      INTEGER NOT NULL,
-            kind        TEXT    NOT NULL CHECK (kind IN ('play', 'solve')),
-            guild_id    INTEGER,
-            channel_id  INTEGER NOT NULL,
-            starter_id  INTEGER NOT NULL,
-            pegs        INTEGER NOT NULL,
-            colours     INTEGER NOT NULL,
-            duplicates  INTEGER NOT NULL,
-            max_guesses INTEGER NOT NULL,
-            solo        INTEGER NOT NULL,
-            strategy    TEXT,
-            secret      TEXT,
-            status      TEXT    NOT NULL
-                CHECK (status IN ('active', 'won', 'lost', 'solved', 'abandoned')),
-            winner_id   INTEGER,
-            version     INTEGER NOT NULL,
-            created_at  TEXT    NOT NULL,
-            finished_at TEXT,
-            CHECK ((kind = 'play') = (secret IS NOT NULL))
-        )
-        """,
-        "CREATE UNIQUE INDEX games_one_active_per_channel ON games (channel_id) "
-        "WHERE status = 'active'",
-        "CREATE INDEX games_by_guild ON games (guild_id, status)",
-        """
-        CREATE TABLE moves (
-            game_id    INTEGER NOT NULL REFERENCES games (id),
-            move_no    INTEGER NOT NULL CHECK (move_no >= 1),
-            kind       TEXT    NOT NULL
-                CHECK (kind IN ('guess', 'answer', 'undo', 'give_up', 'timeout')),
-            player_id  INTEGER,
-            code       TEXT,
-            black      INTEGER,
-            white      INTEGER,
-            created_at TEXT    NOT NULL,
-            PRIMARY KEY (game_id, move_no)
-        ) WITHOUT ROWID
-        """,
-    ),
-    (  # 2: expiry, statistics index, key-value meta, append-only moves
-        "ALTER TABLE games ADD COLUMN last_move_at TEXT",
-        """
-        UPDATE games SET last_move_at = coalesce(
-            (SELECT max(created_at) FROM moves WHERE moves.game_id = games.id), created_at)
-        """,
-        "CREATE INDEX games_active_by_last_move ON games (last_move_at) WHERE status = 'active'",
-        "CREATE INDEX moves_by_player ON moves (player_id, game_id)",
-        "CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID",
-        """
-        CREATE TRIGGER moves_no_update BEFORE UPDATE ON moves
-        BEGIN SELECT RAISE(ABORT, 'moves are append-only'); END
-        """,
-        """
-        CREATE TRIGGER moves_no_delete BEFORE DELETE ON moves
-        BEGIN SELECT RAISE(ABORT, 'moves are append-only'); END
-        """,
-    ),
-    (  # 3: the board is a column of its game; every move names the input that made it
-        "ALTER TABLE games ADD COLUMN board_channel_id INTEGER",
-        "ALTER TABLE games ADD COLUMN board_message_id INTEGER",
-        # The game version the board last showed; -1: never drawn, redraw at the next start.
-        "ALTER TABLE games ADD COLUMN rendered_version INTEGER NOT NULL DEFAULT -1",
-        """
-        UPDATE games SET
-            board_channel_id = CAST(substr(m.value, 1, instr(m.value, ':') - 1) AS INTEGER),
-            board_message_id = CAST(substr(m.value, instr(m.value, ':') + 1) AS INTEGER),
-            rendered_version = CASE WHEN games.status = 'active' THEN -1 ELSE games.version END
-        FROM meta AS m WHERE m.key = 'board:' || games.id
-        """,
-        "UPDATE games SET rendered_version = version WHERE board_message_id IS NULL",
-        "DELETE FROM meta WHERE key LIKE 'board:%'",
-        "CREATE INDEX games_boards_behind ON games (id) WHERE rendered_version < version",
-        # The interaction (or picker, or modal) that made a move: one move per input, ever.
-        "ALTER TABLE moves ADD COLUMN source TEXT",
-        "CREATE UNIQUE INDEX moves_once_per_source ON moves (source) WHERE source IS NOT NULL",
-    ),
-)
-SCHEMA_VERSION = len(MIGRATIONS)
 
 _RECORD_COLUMNS = (
     "format",
@@ -184,70 +101,8 @@ _STATS = """
 """
 
 
-class StoreUnavailable(RuntimeError):
-    """The database cannot be used at all (unreadable, read-only, corrupt, locked by another
-    bot process). `str(error)` is one line naming the file and what to do."""
-
-
-class SchemaError(StoreUnavailable):
-    """The database file cannot be used by this version of the bot."""
-
-
-class StoreBusy(RuntimeError):
-    """The database stayed locked past the bound; nothing was written."""
-
-    def __init__(self) -> None:
-        super().__init__(
-            "The game database is busy right now, so that was not recorded. "
-            "Please try again in a moment."
-        )
-
-
-class AlreadyApplied(RuntimeError):
-    """This input already made a move (a double click, a resubmitted modal, a retry)."""
-
-    def __init__(self, game_id: int, move_no: int) -> None:
-        self.game_id, self.move_no = game_id, move_no
-        super().__init__("That was already counted: it is on the board once.")
-
-
-@dataclass(frozen=True)
-class Board:
-    """Where a game's board message is, and which game version it last showed."""
-
-    channel_id: int
-    message_id: int
-    rendered_version: int
-
-
-@dataclass(frozen=True)
-class PlayerStats:
-    """A player's record over finished play games.
-
-    played: games they made at least one guess in; won: games they made the winning guess in;
-    guesses: all their guesses in those games; best: the game's guess count when they won it.
-    """
-
-    user_id: int
-    played: int = 0
-    won: int = 0
-    guesses: int = 0
-    best: int | None = None  # fewest guesses in a game they won
-
-    @property
-    def win_rate(self) -> float:
-        return self.won / self.played if self.played else 0.0
-
-
-@dataclass(frozen=True)
-class HistoryEntry:
-    game: Game
-    created_at: datetime
-    finished_at: datetime
-
-
-class Store:
-    """The single source of truth for games. Use `await Store.open(path)` or `async with`."""
+class SqliteStore:
+    """The `Store` on one SQLite file. Use `await SqliteStore.open(path)` or `async with`."""
 
     def __init__(
         self,
@@ -274,7 +129,7 @@ class Store:
         clock: Callable[[], datetime] | None = None,
         busy_timeout: float = BUSY_TIMEOUT_SECONDS,
         exclusive: bool = False,
-    ) -> Store:
+    ) -> SqliteStore:
         """Open (and migrate) the file. `exclusive`: this process is the bot, and no other bot
         process may use the file at the same time (it would answer every click twice)."""
         store = cls(path, clock=clock, busy_timeout=busy_timeout, exclusive=exclusive)
@@ -298,7 +153,7 @@ class Store:
                 f"database {self.path} is a folder; set DATABASE_PATH to a file path."
             )
         if self._exclusive:
-            self._lock_file = _claim(self.path)
+            self._lock_file = claim(self.path)
         try:
             db = await aiosqlite.connect(
                 self.path, isolation_level=None, timeout=self._busy_timeout
@@ -315,7 +170,7 @@ class Store:
             # FULL: a move whose call returned survives power loss too, not only a crash.
             await db.execute_fetchall("PRAGMA synchronous = FULL")
             await db.execute_fetchall("PRAGMA foreign_keys = ON")
-            await _migrate(db, self.path)
+            await migrate(db, self.path)
         except BaseException as error:
             await db.close()
             self._release()
@@ -365,7 +220,7 @@ class Store:
         async def work(db: Db, now: str) -> G:
             channel, message = board or (None, None)
             record = {
-                **game.to_record(),
+                **game_to_record(game),
                 "now": now,
                 "board_channel_id": channel,
                 "board_message_id": message,
@@ -644,34 +499,6 @@ class Store:
 # --- helpers -----------------------------------------------------------------------------------
 
 
-def _claim(path: Path) -> int:
-    """Hold an advisory lock beside the file for as long as this process uses it.
-
-    The kernel drops it when the process dies, however it dies, so a crash never leaves it held.
-    """
-    lock_path = path.with_name(path.name + ".lock")
-    try:
-        descriptor = os.open(lock_path, os.O_RDWR | os.O_CREAT, 0o644)
-    except OSError as error:
-        raise StoreUnavailable(
-            f"cannot create {lock_path} beside the database: {error.strerror or error}."
-        ) from error
-    try:
-        fcntl.flock(descriptor, fcntl.LOCK_EX | fcntl.LOCK_NB)
-    except OSError as error:
-        holder = os.pread(descriptor, 32, 0).decode(errors="replace").strip() or "unknown"
-        os.close(descriptor)
-        if error.errno not in (errno.EAGAIN, errno.EACCES):
-            raise StoreUnavailable(f"cannot lock {lock_path}: {error.strerror}.") from error
-        raise StoreUnavailable(
-            f"another mastermind-bot process (pid {holder}) is already using {path}: stop it "
-            "first, or give this one its own DATABASE_PATH."
-        ) from None
-    os.ftruncate(descriptor, 0)
-    os.pwrite(descriptor, f"{os.getpid()}\n".encode(), 0)
-    return descriptor
-
-
 def _unusable(path: Path, error: sqlite3.Error) -> StoreUnavailable:
     """One line that names the file, what is wrong with it and what to do."""
     text = str(error).lower()
@@ -686,30 +513,6 @@ def _unusable(path: Path, error: sqlite3.Error) -> StoreUnavailable:
     else:
         why = f"cannot be used ({error})"
     return StoreUnavailable(f"database {path} {why}.")
-
-
-async def _migrate(db: Db, path: Path) -> None:
-    """Bring the schema up to date; the version is re-read under the write lock."""
-    await db.execute_fetchall("BEGIN IMMEDIATE")
-    try:
-        ((version,),) = await db.execute_fetchall("PRAGMA user_version")
-        if version > SCHEMA_VERSION:
-            raise SchemaError(
-                f"{path} was written by a newer mastermind-bot (schema {version}; this one "
-                f"knows up to {SCHEMA_VERSION}): upgrade the bot."
-            )
-        for number in range(version, SCHEMA_VERSION):
-            for statement in MIGRATIONS[number]:
-                await db.execute_fetchall(statement)
-            await db.execute_fetchall(f"PRAGMA user_version = {number + 1}")
-        # Always one write, so a read-only file is refused now rather than at the first move.
-        await db.execute_fetchall(f"PRAGMA user_version = {SCHEMA_VERSION}")
-        await db.execute_fetchall("COMMIT")
-    except BaseException:
-        await _rollback(db)
-        raise
-    if version < SCHEMA_VERSION:
-        log.info("%s: schema upgraded from %d to %d", path, version, SCHEMA_VERSION)
 
 
 async def _rollback(db: Db) -> None:
@@ -800,11 +603,11 @@ async def _insert_moves(
 
 
 def _move_values(move: Move) -> tuple[Any, ...]:
-    record = move.to_record()
+    record = move_to_record(move)
     return (record["kind"], record["player_id"], record["code"], record["black"], record["white"])
 
 
-def _public(game: G) -> G:
+def _public(game: GameT) -> GameT:
     """Withhold an active play game's secret from everything outside the store."""
     if isinstance(game, PlayGame) and not game.is_over and game.secret.known:
         return replace(game, secret=Secret.withheld())

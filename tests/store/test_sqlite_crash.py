@@ -15,9 +15,9 @@ import time
 from collections import deque
 from pathlib import Path
 
-from tests.store_helpers import query
+from tests.store.helpers import query
 
-WORKER = Path(__file__).with_name("store_crash_worker.py")
+WORKER = Path(__file__).with_name("crash_worker.py")
 KILLS = 20
 AHEAD = 3  # workers importing in advance: start-up, not the database, is the slow part
 

@@ -52,6 +52,6 @@ def solve(channel_id: int = CHANNEL, *, starter_id: int = ALICE) -> SolveGame:
 
 
 def query(path: Path, sql: str, params: tuple[object, ...] = ()) -> list[tuple[object, ...]]:
-    """Read the file with a plain sqlite3 connection, as an outside tool would."""
+    """Read a SQLite file with a plain sqlite3 connection, as an outside tool would."""
     with closing(sqlite3.connect(path)) as conn:
         return conn.execute(sql, params).fetchall()

@@ -18,8 +18,9 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot.engine.game import Game, PlayGame, SolveGame, Status
-from bot.ui import components, embeds, text
+from bot.cogs.kinds import kind_of
+from bot.engine.game import Game
+from bot.ui.boards import Drawn
 
 if TYPE_CHECKING:
     from bot.app import MastermindBot
@@ -50,56 +51,42 @@ async def lock(game_id: int) -> AsyncIterator[None]:
             locks[game_id] = (found, users - 1)
 
 
-async def render(
-    bot: MastermindBot, game: Game
-) -> tuple[str | None, discord.Embed, discord.ui.View | None]:
-    """The board of `game` as stored: its content line, its embed (which names the version)
-    and its buttons. Every path that draws a board draws these same parts."""
-    if isinstance(game, PlayGame):
-        return None, embeds.play_board(game, game.revealed_secret), components.play_view(game)
-    remaining = await _remaining(bot, game)
-    return solve_content(game), embeds.solve_board(game, remaining), components.solve_view(game)
-
-
-def solve_content(game: SolveGame) -> str | None:
-    """The line above a solve board: the result, once there is one."""
-    if game.status is Status.SOLVED:
-        return f"🎯 Solved in {text.guesses(len(game.guesses))}!"
-    return None
-
-
-async def _remaining(bot: MastermindBot, game: SolveGame) -> int | None:
-    if not game.awaiting_answer:
-        return None
+async def render(bot: MastermindBot, game: Game) -> Drawn:
+    """The board of `game` as stored (its embed names the version), whatever its kind."""
+    kind = kind_of(game)
     try:
-        return await bot.solver.remaining(
-            game.variant.pegs, game.variant.colours, game.variant.duplicates, plain_history(game)
-        )
+        remaining = await kind.codes_left(bot.solver, game)
     except Exception:  # the count is a nicety; the board must still be drawn
         log.warning("could not count the codes left for game %s", game.id, exc_info=True)
-        return None
-
-
-def plain_history(game: SolveGame) -> list[tuple[list[int], int, int]]:
-    """A solve game's answered guesses as plain data for the solver's workers."""
-    return [
-        (list(guess), black, white)
-        for guess, (black, white) in zip(game.guesses, game.answers, strict=False)
-    ]
+        remaining = None
+    return kind.board(game, remaining, None)
 
 
 async def show(
-    bot: MastermindBot, game_id: int, version: int, draw: Callable[[], Awaitable[Any]]
+    bot: MastermindBot,
+    game_id: int,
+    version: int,
+    draw: Callable[[], Awaitable[Any]],
+    message_id: int | None = None,
 ) -> bool:
-    """Draw `version` with `draw` (e.g. an interaction's edit) unless the board already shows
-    that version or a newer one; record it once drawn. Returns whether it drew."""
+    """Draw `version` with `draw` (an interaction's edit of `message_id`) unless that message is
+    the game's board and already shows this version or a newer one; record what the board shows.
+    Returns whether it drew.
+
+    A click on an older copy of a board (one `/mastermind board` replaced) redraws that copy
+    too, and the board of record catches up separately.
+    """
     async with lock(game_id):
         board = await bot.store.board(game_id)
-        if board is not None and board.rendered_version >= version:
+        of_record = board is None or message_id is None or board.message_id == message_id
+        if of_record and board is not None and board.rendered_version >= version:
             return False
         await draw()
-        await bot.store.mark_rendered(game_id, version)
-        return True
+        if of_record:
+            await bot.store.mark_rendered(game_id, version)
+    if not of_record:
+        refresh_soon(bot, game_id)
+    return True
 
 
 async def refresh(bot: MastermindBot, game_id: int) -> None:
@@ -111,12 +98,14 @@ async def refresh(bot: MastermindBot, game_id: int) -> None:
             game = await bot.store.game(game_id)
             if board is None or game is None or board.rendered_version >= game.version:
                 return
-            content, embed, view = await render(bot, game)
+            board_now = await render(bot, game)
             message = bot.get_partial_messageable(board.channel_id).get_partial_message(
                 board.message_id
             )
             try:
-                await message.edit(content=content, embed=embed, view=view)
+                await message.edit(
+                    content=board_now.content, embed=board_now.embed, view=board_now.view
+                )
             except discord.NotFound:
                 log.info(
                     "the board of game %s was deleted; /mastermind board posts it again", game_id
@@ -149,3 +138,15 @@ async def reconcile(bot: MastermindBot) -> int:
     if redrawn:
         log.info("checked %d board(s) that were behind their games", redrawn)
     return redrawn
+
+
+async def catch_up(bot: MastermindBot, game_id: int) -> None:
+    """Any use of a game redraws its board if that board fell behind the store. Never raises."""
+    try:
+        board = await bot.store.board(game_id)
+        game = await bot.store.game(game_id) if board is not None else None
+    except Exception:
+        log.warning("could not check the board of game %s", game_id, exc_info=True)
+        return
+    if board is not None and game is not None and board.rendered_version < game.version:
+        refresh_soon(bot, game_id)

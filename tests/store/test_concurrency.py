@@ -1,14 +1,15 @@
-"""Many players at the same instant: every accepted guess stored once, in order, never too many."""
+"""Many players at the same instant, on every implementation: every accepted guess stored once,
+in order, never too many; two connections on one database take turns."""
 
 from __future__ import annotations
 
 import asyncio
 import random
-from pathlib import Path
 
 from bot.engine.game import GameOver, GuessOutcome, NoActiveGame, Status, guess
 from bot.store import Store
-from tests.store_helpers import CHANNEL, SECRET, play, query
+from tests.store.backends import Backend
+from tests.store.helpers import CHANNEL, SECRET, play
 
 PLAYERS = 100
 MAX_GUESSES = 20
@@ -38,10 +39,9 @@ async def race(
     )
 
 
-def check_rows(path: Path, game_id: int, accepted: list[GuessOutcome]) -> list[tuple]:
+def check_rows(backend: Backend, game_id: int, accepted: list[GuessOutcome]) -> list[tuple]:
     """Rows are moves 1..n without a gap, one per accepted call, each as the call was told."""
-    rows = query(
-        path,
+    rows = backend.query(
         "SELECT move_no, player_id, code, black, white FROM moves WHERE game_id = ? "
         "ORDER BY move_no",
         (game_id,),
@@ -54,42 +54,41 @@ def check_rows(path: Path, game_id: int, accepted: list[GuessOutcome]) -> list[t
     return rows
 
 
-async def test_a_hundred_guesses_fill_the_game_exactly(tmp_path: Path) -> None:
-    async with Store(tmp_path / "race.db") as store:
+async def test_a_hundred_guesses_fill_the_game_exactly(backend: Backend) -> None:
+    async with await backend.open() as store:
         game = await store.start(play(max_guesses=MAX_GUESSES))
         results = await race(store, game.id, codes_without_secret(random.Random(1), PLAYERS))
     accepted = [r for r in results if isinstance(r, GuessOutcome)]
     refused = [r for r in results if not isinstance(r, GuessOutcome)]
     assert len(accepted) == MAX_GUESSES
     assert all(isinstance(r, GameOver) for r in refused), {type(r) for r in refused}
-    check_rows(store.path, game.id, accepted)
+    check_rows(backend, game.id, accepted)
     assert [o.status for o in accepted].count(Status.LOST) == 1
-    assert query(store.path, "SELECT status, winner_id, version FROM games") == [
+    assert backend.query("SELECT status, winner_id, version FROM games") == [
         ("lost", None, MAX_GUESSES)
     ]
 
 
-async def test_exactly_one_winner_when_the_secret_is_among_the_guesses(tmp_path: Path) -> None:
+async def test_exactly_one_winner_when_the_secret_is_among_the_guesses(backend: Backend) -> None:
     rng = random.Random(2)
     codes = codes_without_secret(rng, PLAYERS)
     winner = rng.randrange(5, 15)
     codes[winner] = SECRET
-    async with Store(tmp_path / "race.db") as store:
+    async with await backend.open() as store:
         game = await store.start(play(max_guesses=MAX_GUESSES))
         results = await race(store, game.id, codes, by_channel=True)
     accepted = [r for r in results if isinstance(r, GuessOutcome)]
     refused = [r for r in results if not isinstance(r, GuessOutcome)]
     assert all(isinstance(r, GameOver | NoActiveGame) for r in refused)
-    rows = check_rows(store.path, game.id, accepted)
+    rows = check_rows(backend, game.id, accepted)
     wins = [o for o in accepted if o.status is Status.WON]
     assert len(wins) == 1 and wins[0].move.player_id == winner and wins[0].secret == SECRET
     assert rows[-1][1] == winner and sum(row[3] == 4 for row in rows) == 1
-    assert query(store.path, "SELECT status, winner_id FROM games") == [("won", winner)]
+    assert backend.query("SELECT status, winner_id FROM games") == [("won", winner)]
 
 
-async def test_two_connections_on_one_file_take_turns(tmp_path: Path) -> None:
-    path = tmp_path / "race.db"
-    async with Store(path) as first, Store(path) as second:
+async def test_two_connections_on_one_database_take_turns(backend: Backend) -> None:
+    async with await backend.open() as first, await backend.open() as second:
         game = await first.start(play(max_guesses=MAX_GUESSES))
         codes = codes_without_secret(random.Random(3), 60)
 
@@ -106,4 +105,4 @@ async def test_two_connections_on_one_file_take_turns(tmp_path: Path) -> None:
     accepted = [r for r in results if isinstance(r, GuessOutcome)]
     assert all(isinstance(r, GameOver) for r in results if r not in accepted)
     assert len(accepted) == MAX_GUESSES
-    check_rows(path, game.id, accepted)
+    check_rows(backend, game.id, accepted)

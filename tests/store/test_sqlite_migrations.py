@@ -1,4 +1,4 @@
-"""Schema migrations: a first-version file is upgraded in place, once, keeping its games."""
+"""SQLite schema migrations: older files are upgraded in place, once, keeping their games."""
 
 from __future__ import annotations
 
@@ -11,8 +11,9 @@ from pathlib import Path
 import pytest
 
 from bot.engine.game import PlayGame, SolveGame, Status, answer, guess
-from bot.store import MIGRATIONS, SCHEMA_VERSION, SchemaError, Store
-from tests.store_helpers import ALICE, BOB, CHANNEL, SECRET, play, query, solve
+from bot.store import MIGRATIONS, SCHEMA_VERSION, SchemaError, SqliteStore
+from bot.store.codec import game_to_record, move_to_record
+from tests.store.helpers import ALICE, BOB, CHANNEL, SECRET, play, query, solve
 
 ACTIVE_AT = "2025-01-01T10:00:00.000000+00:00"
 SOLVED_AT = "2025-01-02T10:00:00.000000+00:00"
@@ -37,11 +38,11 @@ def build_v1(path: Path) -> tuple[PlayGame, SolveGame]:
             conn.execute(statement)
         conn.execute("PRAGMA user_version = 1")
         for game, when in ((active, ACTIVE_AT), (solved, SOLVED_AT)):
-            record = game.to_record()
+            record = game_to_record(game)
             finished = None if game.status is Status.ACTIVE else when
             cursor = conn.execute(insert_game, (*(record[c] for c in columns), when, finished))
             for number, move in enumerate(game.log, start=1):
-                row = move.to_record()
+                row = move_to_record(move)
                 values = (row["kind"], row["player_id"], row["code"], row["black"], row["white"])
                 conn.execute(
                     "INSERT INTO moves VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
@@ -63,7 +64,7 @@ async def test_a_v1_database_is_upgraded_in_place_with_its_games(tmp_path: Path)
     path = tmp_path / "v1.db"
     active, solved = build_v1(path)
     assert query(path, "PRAGMA user_version") == [(1,)]
-    async with Store(path) as store:
+    async with SqliteStore(path) as store:
         loaded = await store.active_game(CHANNEL)
         assert isinstance(loaded, PlayGame) and loaded.moves == active.moves and loaded.id == 1
         assert await store.game(2) == replace(solved, id=2)
@@ -82,10 +83,10 @@ async def test_a_v1_database_is_upgraded_in_place_with_its_games(tmp_path: Path)
 async def test_migrating_again_changes_nothing(tmp_path: Path) -> None:
     path = tmp_path / "v1.db"
     build_v1(path)
-    async with Store(path):
+    async with SqliteStore(path):
         pass
     before = snapshot(path)
-    async with Store(path):
+    async with SqliteStore(path):
         pass
     assert snapshot(path) == before
     assert before[0] == [(SCHEMA_VERSION,)]
@@ -94,16 +95,34 @@ async def test_migrating_again_changes_nothing(tmp_path: Path) -> None:
 async def test_a_fresh_database_matches_an_upgraded_one(tmp_path: Path) -> None:
     build_v1(tmp_path / "old.db")
     for name in ("old.db", "new.db"):
-        async with Store(tmp_path / name):
+        async with SqliteStore(tmp_path / name):
             pass
     assert snapshot(tmp_path / "old.db")[:2] == snapshot(tmp_path / "new.db")[:2]
 
 
 async def test_a_newer_database_is_refused_clearly(tmp_path: Path) -> None:
     path = tmp_path / "future.db"
-    async with Store(path):
+    async with SqliteStore(path):
         pass
     query(path, f"PRAGMA user_version = {SCHEMA_VERSION + 1}")
     with pytest.raises(SchemaError, match=r"newer mastermind-bot .*upgrade the bot"):
-        await Store.open(path)
+        await SqliteStore.open(path)
     assert query(path, "PRAGMA user_version") == [(SCHEMA_VERSION + 1,)]  # left untouched
+
+
+async def test_a_v2_database_carries_its_boards_into_columns(tmp_path: Path) -> None:
+    path = tmp_path / "v1.db"
+    build_v1(path)
+    with closing(sqlite3.connect(path)) as conn, conn:
+        for statement in MIGRATIONS[1]:
+            conn.execute(statement)
+        conn.execute("PRAGMA user_version = 2")
+        conn.execute("INSERT INTO meta VALUES ('board:1', '800:12345'), ('board:2', '801:999')")
+    async with SqliteStore(path) as store:
+        active = await store.board(1)
+        finished = await store.board(2)
+        assert active is not None and (active.channel_id, active.message_id) == (800, 12345)
+        assert active.rendered_version == -1  # an active game is redrawn once at start
+        assert finished is not None and finished.rendered_version == 2  # its version: drawn
+        assert await store.get_meta("board:1") is None
+    assert query(path, "PRAGMA user_version") == [(SCHEMA_VERSION,)]

@@ -1,6 +1,6 @@
 """Crash-test worker: guesses on one channel forever, reporting each move once its call returned.
 
-Usage: `python store_crash_worker.py DB_PATH`. It waits for a line on stdin before opening the
+Usage: `python crash_worker.py DB_PATH`. It waits for a line on stdin before opening the
 database, so the test can start it early (imports take most of its start-up time) and let it go
 only once the previous worker's kill has been checked. Each report is
 `<game id> <move number> <code> <black> <white>`, printed only after `Store.apply` returned.
@@ -14,14 +14,14 @@ import random
 import sys
 
 from bot.engine.game import Variant, guess, new_play_game
-from bot.store import Store
+from bot.store import open_store
 
 CHANNEL, PLAYER = 1, 2
 
 
 async def main(path: str) -> None:
     rng = random.Random()
-    async with Store(path) as store:
+    async with await open_store(path) as store:
         while True:
             game = await store.active_game(CHANNEL)
             if game is None:

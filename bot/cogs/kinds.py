@@ -1,0 +1,55 @@
+"""The one table keyed by game kind: how each kind's board is drawn and what it needs.
+
+Adding a kind adds a row here (and its mode module, UI board and inputs); no other kind's
+code changes, and no `isinstance` switch anywhere has to learn about it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+
+from bot.engine.game import Game, GameKind, SolveGame
+from bot.modes import solve as solve_mode
+from bot.solver_pool import SolverPool
+from bot.ui import boards as drawn
+
+
+async def _nothing(solver: SolverPool, game: Game) -> int | None:
+    return None
+
+
+async def _codes_left(solver: SolverPool, game: Game) -> int | None:
+    assert isinstance(game, SolveGame)
+    return await solve_mode.remaining(solver, game)
+
+
+@dataclass(frozen=True)
+class Kind:
+    """What one kind of game brings to the shared machinery."""
+
+    board: Callable[[Game, int | None, str | None], drawn.Drawn]
+    """Draw the board from the stored game and the solver's count of codes left."""
+    codes_left: Callable[[SolverPool, Game], Awaitable[int | None]]
+    """What a board drawn from the store alone asks the solver (nothing, for play)."""
+    ending: str
+    """What giving up does, for the confirmation: "End this game and ...?"."""
+    ended: Callable[[Game, int], str]
+    """The public line once a player gave the game up."""
+
+
+KINDS: dict[GameKind, Kind] = {
+    GameKind.PLAY: Kind(
+        board=drawn.play, codes_left=_nothing, ending="reveal the secret", ended=drawn.play_ended
+    ),
+    GameKind.SOLVE: Kind(
+        board=drawn.solve,
+        codes_left=_codes_left,
+        ending="stop my guessing",
+        ended=drawn.solve_ended,
+    ),
+}
+
+
+def kind_of(game: Game) -> Kind:
+    return KINDS[game.kind]

@@ -1,0 +1,201 @@
+"""Every input of a play game: /mastermind play and guess, the Guess button, the private
+picker (a select per peg and Submit) and the code modal for long codes.
+
+Each handler reads who and where from the interaction, calls one action of `bot.modes.play`,
+and draws with `bot.ui`. After a guess is stored, whatever fails, the player is told it
+counted (`replies.committed`).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import discord
+from discord.ext import commands
+
+from bot.cogs import boards, replies
+from bot.cogs.inputs import Input
+from bot.cogs.replies import actor, guarded
+from bot.engine.codes import Code, CodeError, CodeSpace
+from bot.engine.game import Status, Variant
+from bot.modes import play
+from bot.modes.common import BadChoice, active
+from bot.ui import components, embeds, ids, text
+
+if TYPE_CHECKING:
+    pass
+
+Interaction = discord.Interaction["MastermindBot"]
+
+
+@guarded
+async def start(interaction: Interaction, variant: Variant, solo: bool) -> None:
+    """`/mastermind play`: the board's message is posted first (as "thinking"), so the game and
+    where its board is are stored in one transaction."""
+    bot = interaction.client
+    who = actor(interaction)
+    await play.check_start(bot.store, who)
+    message_id = await replies.public_placeholder(interaction)
+    game = await play.start(bot.store, who, variant, solo, message_id)
+    replies.answered_publicly(interaction)
+    assert game.id is not None
+    async with replies.committed(interaction, "The game"):
+        await boards.show(
+            bot,
+            game.id,
+            game.version,
+            lambda: interaction.edit_original_response(
+                embed=embeds.play_board(game), view=components.play_view(game)
+            ),
+        )
+
+
+@guarded
+async def guess_command(interaction: Interaction, code: str) -> None:
+    """`/mastermind guess`: a visible line, then the board edited in place."""
+    bot = interaction.client
+    who = actor(interaction)
+    game = await active(bot.store, who.channel_id)
+    assert game.id is not None
+    await _guess_and_report(interaction, game.id, code, who.source, edit_picker=False)
+
+
+@guarded
+async def open_picker(interaction: Interaction, game_id: int) -> None:
+    """The Guess button: a private picker (a select per peg), or a modal for long codes."""
+    game = await play.may_guess(interaction.client.store, game_id, actor(interaction))
+    space = game.variant.space
+    if space.pegs > components.PICKER_MAX_PEGS:
+        # The modal's id carries this click's id: submitting it twice is one guess.
+        await interaction.response.send_modal(
+            components.CodeModal(game_id, space, nonce=interaction.id)
+        )
+        return
+    chosen: list[int | None] = [None] * space.pegs
+    await interaction.response.send_message(
+        _picker_text(space, chosen),
+        view=components.picker_view(game_id, space, chosen),
+        ephemeral=True,
+    )
+
+
+def _picker_text(space: CodeSpace, chosen: list[int | None]) -> str:
+    shown = "".join("❔" if c is None else space.palette[c].emoji for c in chosen)
+    return f"Pick a colour for each peg, then submit. Your guess: {shown}"
+
+
+def _colour_choice(space: CodeSpace, values: list[str]) -> int:
+    """The one colour a peg select sent, refused unless our menu offers it."""
+    if len(values) != 1 or not values[0].isdecimal() or len(values[0]) > 2:
+        raise BadChoice()
+    colour = int(values[0])
+    if colour >= space.colours:
+        raise BadChoice()
+    return colour
+
+
+@guarded
+async def pick_peg(interaction: Interaction, game_id: int, peg: int, values: list[str]) -> None:
+    game = await play.may_guess(interaction.client.store, game_id, actor(interaction))
+    space = game.variant.space
+    if peg >= space.pegs:
+        raise BadChoice()
+    colour = _colour_choice(space, values)
+    chosen = components.picked_colours(interaction.message, game_id, space)
+    chosen[peg] = colour
+    await interaction.response.edit_message(
+        content=_picker_text(space, chosen), view=components.picker_view(game_id, space, chosen)
+    )
+
+
+@guarded
+async def submit_pick(interaction: Interaction, game_id: int) -> None:
+    game = await play.may_guess(interaction.client.store, game_id, actor(interaction))
+    space = game.variant.space
+    chosen = components.picked_colours(interaction.message, game_id, space)
+    missing = [str(i + 1) for i, c in enumerate(chosen) if c is None]
+    if missing:
+        raise CodeError(f"Pick a colour for peg {', '.join(missing)} first.")
+    code = tuple(c for c in chosen if c is not None)
+    # One picker message makes one guess, however often its Submit is clicked.
+    message = interaction.message
+    source = f"picker:{message.id}" if message is not None else f"i:{interaction.id}"
+    await _guess_and_report(interaction, game_id, code, source, edit_picker=True)
+
+
+@guarded
+async def submit_modal(interaction: Interaction, game_id: int, nonce: int | None) -> None:
+    await play.may_guess(interaction.client.store, game_id, actor(interaction))
+    code = components.modal_value(interaction.data or {}, ids.CODE_FIELD)
+    source = f"modal:{nonce}" if nonce is not None else f"i:{interaction.id}"
+    await _guess_and_report(interaction, game_id, code or "", source, edit_picker=False)
+
+
+async def _guess_and_report(
+    interaction: Interaction, game_id: int, code: str | Code, source: str, edit_picker: bool
+) -> None:
+    """Store a guess, post its public line (closing the picker it came from, if any), edit the
+    board, and add Knuth's count to the line on a win."""
+    bot = interaction.client
+    who = actor(interaction, source)
+    game, outcome = await play.guess(bot.store, game_id, who, code)
+    line = text.guess_line(game.variant.space, outcome, who.user_id)
+    async with replies.committed(interaction, "Your guess"):
+        if edit_picker:
+            await interaction.response.edit_message(content="Guess sent. ✅", view=None)
+            message: discord.Message | None = await interaction.followup.send(line, wait=True)
+        else:
+            await interaction.response.send_message(line)
+            message = None
+        await boards.refresh(bot, game_id)
+        if outcome.status is Status.WON and outcome.secret is not None:
+            needed = await play.knuth_guesses(bot.solver, game, outcome.secret)
+            if needed is not None:
+                note = text.knuth_note(needed)
+                if message is not None:
+                    await message.edit(content=line + note)
+                else:
+                    await interaction.edit_original_response(content=line + note)
+
+
+# --- the inputs discord.py routes here by custom_id --------------------------------------------
+
+
+class GuessButton(Input, route=ids.GUESS):
+    """Opens the private picker (or the code modal) for a play game."""
+
+    async def act(self, interaction: Interaction, values: list[str]) -> None:
+        await open_picker(interaction, self.fields["game"])
+
+
+class PegSelect(Input, route=ids.PICK_PEG):
+    """Chooses one peg's colour in the private picker."""
+
+    async def act(self, interaction: Interaction, values: list[str]) -> None:
+        await pick_peg(interaction, self.fields["game"], self.fields["peg"], values)
+
+
+class SubmitPick(Input, route=ids.SUBMIT_PICK):
+    """Sends the code picked in the private picker as a guess."""
+
+    async def act(self, interaction: Interaction, values: list[str]) -> None:
+        await submit_pick(interaction, self.fields["game"])
+
+
+DYNAMIC_ITEMS: tuple[type[Input], ...] = (GuessButton, PegSelect, SubmitPick)
+
+
+class CodeModals(commands.Cog):
+    """Code modals arrive as interactions with no view to dispatch them; routed here by id, so
+    a submission still works after a restart."""
+
+    @commands.Cog.listener()
+    async def on_interaction(self, interaction: Interaction) -> None:
+        if interaction.type is not discord.InteractionType.modal_submit:
+            return
+        data: dict[str, Any] = dict(interaction.data or {})
+        match = ids.CODE_MODAL_PATTERN.fullmatch(str(data.get("custom_id", "")))
+        if match is not None:
+            nonce = int(match["nonce"]) if match["nonce"] else None
+            await submit_modal(interaction, int(match["game"]), nonce)
+            await boards.catch_up(interaction.client, int(match["game"]))

@@ -1,0 +1,165 @@
+"""Every input of a solve game: /mastermind solve, the answer buttons and selects, Undo and
+Give up. The solver works before anything is stored (`bot.modes.solve`); the board is drawn
+through the interaction that changed it, never over a newer one."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import discord
+
+from bot.cogs import boards, replies
+from bot.cogs.inputs import Input
+from bot.cogs.replies import actor, guarded
+from bot.engine.game import SolveGame, Variant
+from bot.modes import common, solve
+from bot.modes.common import BadChoice
+from bot.ui import boards as drawn
+from bot.ui import ids, text
+
+if TYPE_CHECKING:
+    pass
+
+Interaction = discord.Interaction["MastermindBot"]
+
+
+@guarded
+async def start(interaction: Interaction, variant: Variant, strategy: str) -> None:
+    """`/mastermind solve`: refuse before any work, post the placeholder, ask the solver for
+    the opening, then store the game and its board's place together."""
+    bot = interaction.client
+    who = actor(interaction)
+    await solve.check_start(bot.store, who, variant, strategy)
+    message_id = await replies.public_placeholder(interaction)
+    move = await solve.opening(bot.solver, variant, strategy, interaction.id & 0xFFFF)
+    game = await solve.start(bot.store, who, variant, strategy, tuple(move.guess), message_id)
+    replies.answered_publicly(interaction)
+    async with replies.committed(interaction, "The game"):
+        await _show(interaction, solve.SolveStep(game, move.remaining))
+
+
+def parse_answer(value: str) -> tuple[int, int]:
+    """An answer select's value, `black:white`, refused unless it is two small numbers."""
+    black, _, white = value.partition(":")
+    if not (black.isdecimal() and white.isdecimal() and len(black) == len(white) == 1):
+        raise BadChoice()
+    return int(black), int(white)
+
+
+@guarded
+async def answer(
+    interaction: Interaction, game_id: int, version: int, black: int, white: int
+) -> None:
+    """The player's pegs for the bot's guess (an answer button)."""
+    await _answer(interaction, game_id, version, black, white)
+
+
+@guarded
+async def answer_from_select(
+    interaction: Interaction, game_id: int, version: int, values: list[str]
+) -> None:
+    """An answer picked from a select (variants with too many answers for buttons)."""
+    if len(values) != 1:
+        raise BadChoice()
+    black, white = parse_answer(values[0])
+    await _answer(interaction, game_id, version, black, white)
+
+
+async def _answer(
+    interaction: Interaction, game_id: int, version: int, black: int, white: int
+) -> None:
+    bot = interaction.client
+    who = actor(interaction)
+    game = await solve.owned(bot.store, game_id, version, who)
+    solve.check_answer(game, who, black, white)
+    if black != game.variant.pegs:
+        await interaction.response.defer()  # the solver may take a moment
+    step = await solve.answer(bot.store, bot.solver, game, who, black, white)
+    async with replies.committed(interaction, "Your answer"):
+        await _show(interaction, step)
+
+
+@guarded
+async def undo(interaction: Interaction, game_id: int, version: int) -> None:
+    bot = interaction.client
+    who = actor(interaction)
+    game = await solve.owned(bot.store, game_id, version, who)
+    solve.check_undo(game, who)  # "nothing to undo" before any work
+    await interaction.response.defer()
+    step = await solve.undo(bot.store, bot.solver, game, who)
+    async with replies.committed(interaction, "Your undo"):
+        await _show(interaction, step)
+
+
+@guarded
+async def stop(interaction: Interaction, game_id: int) -> None:
+    bot = interaction.client
+    game = await common.give_up(bot.store, game_id, actor(interaction))
+    assert isinstance(game, SolveGame)
+    async with replies.committed(interaction, "Ending the game"):
+        await _show(interaction, solve.SolveStep(game, None))
+
+
+def _note(step: solve.SolveStep) -> str | None:
+    if step.no_code_left is not None:
+        return f"⚠️ {step.no_code_left}"
+    if step.undone is not None:
+        black, white = step.undone
+        return f"↩️ Took back {text.pegs(black, white)} ({text.peg_words(black, white)})."
+    return None
+
+
+async def _show(interaction: Interaction, step: solve.SolveStep) -> None:
+    """Draw a solve board through the interaction that changed it (never over a newer one)."""
+    board = drawn.solve(step.game, step.remaining, _note(step))
+
+    async def draw() -> None:
+        if interaction.response.is_done():
+            await interaction.edit_original_response(
+                content=board.content, embed=board.embed, view=board.view
+            )
+        else:
+            await interaction.response.edit_message(
+                content=board.content, embed=board.embed, view=board.view
+            )
+
+    assert step.game.id is not None
+    message_id = interaction.message.id if interaction.message is not None else None
+    drew = await boards.show(interaction.client, step.game.id, step.game.version, draw, message_id)
+    if not drew and not interaction.response.is_done():
+        await interaction.response.defer()
+
+
+# --- the inputs discord.py routes here by custom_id --------------------------------------------
+
+
+class AnswerButton(Input, route=ids.ANSWER):
+    """One possible answer to the bot's guess; its version refuses a click on an older guess."""
+
+    async def act(self, interaction: Interaction, values: list[str]) -> None:
+        f = self.fields
+        await answer(interaction, f["game"], f["version"], f["black"], f["white"])
+
+
+class AnswerSelect(Input, route=ids.ANSWER_SELECT):
+    """For many pegs: the possible answers split over two selects; choosing one answers."""
+
+    async def act(self, interaction: Interaction, values: list[str]) -> None:
+        await answer_from_select(interaction, self.fields["game"], self.fields["version"], values)
+
+
+class UndoButton(Input, route=ids.UNDO):
+    """Takes back the last answer."""
+
+    async def act(self, interaction: Interaction, values: list[str]) -> None:
+        await undo(interaction, self.fields["game"], self.fields["version"])
+
+
+class StopButton(Input, route=ids.STOP_SOLVE):
+    """Ends a solve game (the starter or a moderator)."""
+
+    async def act(self, interaction: Interaction, values: list[str]) -> None:
+        await stop(interaction, self.fields["game"])
+
+
+DYNAMIC_ITEMS: tuple[type[Input], ...] = (AnswerButton, AnswerSelect, UndoButton, StopButton)

@@ -1,0 +1,101 @@
+"""Why the rules refuse a move: one typed error per reason, with a sentence a player can act on.
+
+Messages name no one and carry no markup; an error that concerns a person (`NotYourGame`) holds
+their id, and the presentation layer decides how to name them.
+"""
+
+from __future__ import annotations
+
+from enum import StrEnum
+from typing import TYPE_CHECKING, ClassVar
+
+if TYPE_CHECKING:
+    from bot.engine.game import GameKind
+
+
+class GameError(Exception):
+    """A move the rules refuse. `str(error)` is one sentence the player can act on."""
+
+    default_message: ClassVar[str] = "That is not allowed in this game."
+
+    def __init__(self, message: str | None = None) -> None:
+        self.message = message or self.default_message
+        super().__init__(self.message)
+
+
+class GameAlreadyActive(GameError):
+    """Raised by the store: the database allows one active game per channel."""
+
+    def __init__(self, game_id: int | None = None, kind: GameKind | None = None) -> None:
+        self.game_id, self.kind = game_id, kind
+        # GameKind is a StrEnum, so its members find these plain-string keys.
+        what = {"play": "A guessing game", "solve": "A solving game"}.get(str(kind), "A game")
+        super().__init__(
+            f"{what} is already running in this channel: look at its board to play on, "
+            "or give it up to start a new one."
+        )
+
+
+class NoActiveGame(GameError):
+    default_message = "No game is running in this channel; start a new one."
+
+
+class GameOver(GameError):
+    default_message = "This game is over."
+
+
+class StaleGame(GameError):
+    default_message = (
+        "The game changed while you were deciding: look at the latest board and try again."
+    )
+
+
+class InvalidGuess(GameError):
+    """The code does not fit the variant; the message is the parser's explanation."""
+
+
+class ImpossibleAnswer(GameError):
+    """No secret can give that (black, white) answer."""
+
+
+class NoGuessToAnswer(GameError):
+    default_message = (
+        "Your answers contradict each other, so I have no guess to ask about: "
+        "undo your last answer and check it."
+    )
+
+
+class NothingToUndo(GameError):
+    default_message = "There is no answer to take back yet."
+
+
+class OwnerReason(StrEnum):
+    """Why only the game's owner (the starter) may do what was tried."""
+
+    SOLO = "only the starter guesses in a solo game"
+    THEIR_CODE = "only the starter answers: it is their code"
+    END = "only the starter or a moderator can end it"
+    OWNER = "it is another player's game"
+
+
+class NotYourGame(GameError):
+    """Someone other than the owner moved. `owner_id` and `reason` let the UI name the owner;
+    the default message names no one, so the engine stays free of any chat markup."""
+
+    def __init__(
+        self, owner_id: int, message: str | None = None, *, reason: OwnerReason = OwnerReason.OWNER
+    ) -> None:
+        self.owner_id, self.reason = owner_id, reason
+        super().__init__(message or f"{reason[0].upper()}{reason[1:]}.")
+
+
+class WrongGameKind(GameError):
+    """A play move on a solve game or the reverse."""
+
+
+class InvalidVariant(GameError):
+    """The requested pegs, colours or guess limit are out of range."""
+
+
+class SecretWithheld(RuntimeError):
+    """A transition needed the secret of a game loaded for display only."""

@@ -1,0 +1,82 @@
+"""What every mode shares: who acts where, whether a game is here, who may end it."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from bot.engine import game as rules
+from bot.engine.errors import OwnerReason
+from bot.engine.game import GameError, GameOver, NoActiveGame, NotYourGame
+from bot.store import Store
+
+
+@dataclass(frozen=True)
+class Actor:
+    """Who acts, and where: read from the interaction by the layer that received it."""
+
+    user_id: int
+    guild_id: int | None
+    channel_id: int
+    moderator: bool = False  # may manage messages here, so may end anybody's game
+    source: str = ""
+    """The input this action comes from (an interaction, a picker, a modal): a move from the
+    same source is stored once."""
+
+
+class NotHere(GameError):
+    """The input names a game of another channel, server or DM (or none at all)."""
+
+    default_message = "That belongs to a game in another channel, so I can't use it here."
+
+
+class BadChoice(GameError):
+    """A select value or custom_id field that no menu of ours offers."""
+
+    default_message = "That choice isn't on the menu. Open a fresh one and pick again."
+
+
+async def game_here(store: Store, game_id: int, actor: Actor) -> rules.Game:
+    """The game `game_id` if it belongs to the actor's guild and channel (a DM counts as a
+    channel); anything else, a game that does not exist included, is NotHere."""
+    game = await store.game(game_id)
+    if game is None or game.channel_id != actor.channel_id or game.guild_id != actor.guild_id:
+        raise NotHere()
+    return game
+
+
+async def running_here(store: Store, game_id: int, actor: Actor) -> rules.Game:
+    """Like `game_here`, and the game must still be running."""
+    game = await game_here(store, game_id, actor)
+    if game.is_over:
+        raise GameOver()
+    return game
+
+
+async def active(store: Store, channel_id: int) -> rules.Game:
+    """The channel's running game, or NoActiveGame."""
+    game = await store.active_game(channel_id)
+    if game is None:
+        raise NoActiveGame()
+    return game
+
+
+async def refuse_if_taken(store: Store, channel_id: int) -> None:
+    """Refuse before anything is shown when the channel already has a game."""
+    current = await store.active_game(channel_id)
+    if current is not None:
+        raise rules.GameAlreadyActive(current.id, current.kind)
+
+
+def may_end(game: rules.Game, actor: Actor) -> None:
+    """The starter or a member who can manage messages may end a game."""
+    if actor.user_id != game.starter_id and not actor.moderator:
+        raise NotYourGame(game.starter_id, reason=OwnerReason.END)
+
+
+async def give_up(store: Store, game_id: int, actor: Actor) -> rules.Game:
+    """End a game of either kind at its starter's (or a moderator's) request."""
+    may_end(await running_here(store, game_id, actor), actor)
+    game, _ = await store.apply(
+        lambda g: rules.give_up(g, actor.user_id), game_id=game_id, source=actor.source
+    )
+    return game

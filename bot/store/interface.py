@@ -1,0 +1,119 @@
+"""The store's seam: every call the bot makes on its database, as a Protocol.
+
+The modes and the app hold a `Store`, never a concrete class, so a second database (PostgreSQL)
+is one more implementation of this, and `tests/store/` runs the same suite against each.
+What every implementation promises:
+
+* One transition is one transaction: `apply` loads, runs the pure transition, and saves only
+  what it appended; a cancelled caller never leaves half a move.
+* At most one active game per channel; a repeated `source` never makes a second move.
+* An active play game leaves the store with its secret withheld; only `apply` sees it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from datetime import timedelta
+from typing import Protocol, Self, TypeVar, runtime_checkable
+
+from bot.engine.game import G, Game
+from bot.store.values import Board, HistoryEntry, PlayerStats
+
+OutcomeT = TypeVar("OutcomeT")
+
+
+@runtime_checkable
+class Store(Protocol):
+    """The single source of truth for games, boards, statistics and a few settings."""
+
+    # --- games ---------------------------------------------------------------------------
+
+    async def start(
+        self, game: G, *, board: tuple[int, int] | None = None, source: str | None = None
+    ) -> G:
+        """Store a new game and return it with its id; raises GameAlreadyActive if the channel
+        has one. `board` (channel id, message id) is written with it; `source` marks its first
+        move (a solve game's opening guess)."""
+        ...
+
+    async def apply(
+        self,
+        transition: Callable[[Game], tuple[Game, OutcomeT]],
+        *,
+        channel_id: int | None = None,
+        game_id: int | None = None,
+        expected_version: int | None = None,
+        source: str | None = None,
+    ) -> tuple[Game, OutcomeT]:
+        """Load a game (by exactly one of channel_id or game_id), apply one pure transition and
+        save it in one transaction. Raises NoActiveGame, GameOver, StaleGame (version is not
+        `expected_version`) or AlreadyApplied (`source` already made a move)."""
+        ...
+
+    async def game(self, game_id: int) -> Game | None:
+        """Any game by id; a finished play game comes with its secret, an active one without."""
+        ...
+
+    async def active_game(self, channel_id: int) -> Game | None:
+        """The channel's active game for display (its secret withheld), or None."""
+        ...
+
+    async def expire_stale(self, older_than: timedelta) -> list[Game]:
+        """Abandon (as timed out) every active game with no move for `older_than`; a game that
+        cannot be read is skipped and the others still end."""
+        ...
+
+    # --- boards --------------------------------------------------------------------------
+
+    async def board(self, game_id: int) -> Board | None:
+        """Where the game's board is, or None if it has none (yet)."""
+        ...
+
+    async def move_board(
+        self, game_id: int, channel_id: int, message_id: int, version: int
+    ) -> None:
+        """A new board message showing `version`."""
+        ...
+
+    async def mark_rendered(self, game_id: int, version: int) -> None:
+        """The board now shows `version`; an older version never lowers the mark."""
+        ...
+
+    async def boards_behind(self, limit: int = 100) -> list[int]:
+        """Games whose board shows an older version than the stored game, oldest first."""
+        ...
+
+    # --- statistics, history, settings ---------------------------------------------------
+
+    async def player_stats(self, guild_id: int | None, user_id: int) -> PlayerStats:
+        """One player's stats in a guild, or everywhere when `guild_id` is None."""
+        ...
+
+    async def leaderboard(self, guild_id: int, limit: int = 10) -> list[PlayerStats]:
+        """A guild's players, most wins first, then the best game, then fewest games played."""
+        ...
+
+    async def history(
+        self,
+        *,
+        guild_id: int | None = None,
+        channel_id: int | None = None,
+        player_id: int | None = None,
+        limit: int = 20,
+    ) -> list[HistoryEntry]:
+        """Finished games, newest first; a player's are those they started or moved in."""
+        ...
+
+    async def get_meta(self, key: str) -> str | None: ...
+
+    async def set_meta(self, key: str, value: str) -> None: ...
+
+    # --- lifetime ------------------------------------------------------------------------
+
+    async def close(self) -> None:
+        """Release the database; closing twice is fine, and a closed store refuses work."""
+        ...
+
+    async def __aenter__(self) -> Self: ...
+
+    async def __aexit__(self, *exc_info: object) -> None: ...

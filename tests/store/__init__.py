@@ -1,0 +1,1 @@
+"""Tests of bot/store: the interface suite runs on every implementation; test_sqlite_* on SQLite."""
