@@ -20,7 +20,8 @@ from bot.store import Store, open_store
 log = logging.getLogger(__name__)
 
 EXPIRY_CHECK_SECONDS = 600
-SHUTDOWN_GRACE_SECONDS = 10.0
+SHUTDOWN_GRACE_SECONDS = 4.0
+"""Moves in flight finish within this (the solver's budget is 2 s; Discord waits 3 s)."""
 
 
 class MastermindBot(commands.AutoShardedBot):
@@ -56,7 +57,7 @@ class MastermindBot(commands.AutoShardedBot):
         await self.add_cog(Mastermind(self))
         await self.add_cog(CodeModals())
         self.add_dynamic_items(*cogs.DYNAMIC_ITEMS)
-        self.tree.on_error = on_app_command_error
+        self.tree.error(on_app_command_error)
         await self.sync_commands()
         self._expiry = asyncio.create_task(self._expire_forever(), name="expire-stale-games")
 
@@ -107,6 +108,10 @@ class MastermindBot(commands.AutoShardedBot):
             self._expiry.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await self._expiry
+        if hasattr(self, "solver"):
+            # A simulation may run for seconds; its player is told it stopped, and no move
+            # waits on it, so it goes first.
+            self.solver.stop_simulations()
         deadline = asyncio.get_running_loop().time() + SHUTDOWN_GRACE_SECONDS
         while self.in_flight:
             left = deadline - asyncio.get_running_loop().time()

@@ -7,21 +7,12 @@ with no token, no network and no database.
 from __future__ import annotations
 
 import argparse
-import importlib.metadata
 import sys
 import textwrap
 from collections.abc import Sequence
 
-from bot import __version__
+from bot.about import version
 from bot.config import SETTINGS, ConfigError, Settings
-
-
-def version() -> str:
-    """The installed package's version (the source tree's when run without installing)."""
-    try:
-        return importlib.metadata.version("mastermind-bot")
-    except importlib.metadata.PackageNotFoundError:
-        return __version__
 
 
 def _settings_help() -> str:

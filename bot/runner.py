@@ -23,7 +23,7 @@ import discord
 from discord.ext import commands
 
 from bot import sync
-from bot.cli import version
+from bot.about import version
 from bot.config import Settings
 from bot.store import Store, StoreUnavailable
 from bot.store import open_store as open_database

@@ -183,6 +183,12 @@ class SolverPool:
         """A move worker's current and peak memory (with one worker: the move worker)."""
         return await self._call(self._moves, jobs.memory)
 
+    def stop_simulations(self, grace: float = 0.0) -> None:
+        """End every simulation now, as the first step of a shutdown: waiting ones are
+        cancelled and a running one is terminated after `grace` seconds, so their callers get
+        SolverUnavailable at once instead of holding the shutdown up. Moves keep working."""
+        self._simulations.shutdown(grace)
+
     def shutdown(self, grace: float = 1.0) -> None:
         """Cancel waiting jobs and join every worker of both pools; a worker still busy after
         `grace` seconds is terminated. Blocks for at most about `grace` + 2 s; idempotent."""

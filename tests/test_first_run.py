@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.cli import version
+from bot.about import version
 from tests.discord_fake import BotProcess, FakeDiscord
 
 pytest_plugins = ["tests.discord_fake.fixtures"]

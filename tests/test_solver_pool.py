@@ -134,6 +134,18 @@ async def test_shutdown_joins_every_worker_even_a_busy_one(pool: SolverPool) -> 
     pool.shutdown()  # a second shutdown is harmless
 
 
+async def test_simulations_can_be_ended_first_and_moves_go_on(pool: SolverPool) -> None:
+    running = asyncio.create_task(pool.simulation(6, 10, True, "knuth", user_id=1))
+    await asyncio.sleep(0.5)
+    pool.stop_simulations()
+    with pytest.raises(SolverUnavailable, match=SHUTTING_DOWN):
+        await running
+    with pytest.raises(SolverUnavailable, match=SHUTTING_DOWN):
+        await pool.simulation(3, 4, True, "knuth", user_id=2)
+    assert isinstance(await pool.next_move(4, 6, True, "knuth", [], 0), NextGuess)
+    assert len(pool.pids) == 1  # the move worker only
+
+
 async def test_a_killed_worker_is_replaced(pool: SolverPool) -> None:
     running = asyncio.create_task(pool.simulation(6, 10, True, "knuth", user_id=1))
     await asyncio.sleep(0.5)

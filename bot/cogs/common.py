@@ -3,11 +3,10 @@ board again, and the commands that read records or run simulations."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 import discord
 
 from bot.cogs import boards, replies
+from bot.cogs.context import Interaction
 from bot.cogs.inputs import Input
 from bot.cogs.kinds import kind_of
 from bot.cogs.replies import actor, guarded
@@ -16,11 +15,6 @@ from bot.engine.search import check_size
 from bot.engine.strategies import get_strategy
 from bot.modes import common
 from bot.ui import components, embeds, ids
-
-if TYPE_CHECKING:
-    pass
-
-Interaction = discord.Interaction["MastermindBot"]
 
 
 @guarded
@@ -63,7 +57,10 @@ async def show_board(interaction: Interaction) -> None:
         latest = await bot.store.game(game.id) or game
         board = await boards.render(bot, latest)
         message = await interaction.followup.send(
-            board.content or discord.utils.MISSING, embed=board.embed, view=board.view, wait=True
+            board.content or "",
+            embed=board.embed,
+            view=board.view or discord.utils.MISSING,
+            wait=True,
         )
         replies.answered_publicly(interaction)
         await bot.store.move_board(game.id, message.channel.id, message.id, latest.version)

@@ -8,17 +8,13 @@ Subclasses name their route and say what a click does in `act`.
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING, Any, ClassVar, Self
+from typing import Any, ClassVar, Self
 
 import discord
 
 from bot.cogs import boards
+from bot.cogs.context import Interaction
 from bot.ui.ids import Route
-
-if TYPE_CHECKING:
-    pass
-
-Interaction = discord.Interaction["MastermindBot"]
 
 
 class Input(discord.ui.DynamicItem[discord.ui.Item[Any]], template=r"mm:never"):

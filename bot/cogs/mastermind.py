@@ -10,6 +10,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.cogs import common, play, solve
+from bot.cogs.context import Interaction
 from bot.engine.codes import MAX_COLOURS, MAX_PEGS, MIN_COLOURS, MIN_PEGS, CodeSpace
 from bot.engine.game import MAX_GUESSES, MIN_GUESSES, Variant
 from bot.engine.strategies import DEFAULT_STRATEGY, STRATEGIES
@@ -18,7 +19,6 @@ from bot.ui import embeds
 if TYPE_CHECKING:
     from bot.app import MastermindBot
 
-Interaction = discord.Interaction["MastermindBot"]
 Pegs = app_commands.Range[int, MIN_PEGS, MAX_PEGS]
 Colours = app_commands.Range[int, MIN_COLOURS, MAX_COLOURS]
 Guesses = app_commands.Range[int, MIN_GUESSES, MAX_GUESSES]

@@ -8,12 +8,13 @@ counted (`replies.committed`).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import discord
 from discord.ext import commands
 
 from bot.cogs import boards, replies
+from bot.cogs.context import Interaction
 from bot.cogs.inputs import Input
 from bot.cogs.replies import actor, guarded
 from bot.engine.codes import Code, CodeError, CodeSpace
@@ -21,11 +22,6 @@ from bot.engine.game import Status, Variant
 from bot.modes import play
 from bot.modes.common import BadChoice, active
 from bot.ui import components, embeds, ids, text
-
-if TYPE_CHECKING:
-    pass
-
-Interaction = discord.Interaction["MastermindBot"]
 
 
 @guarded

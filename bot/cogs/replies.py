@@ -6,23 +6,20 @@ import asyncio
 import contextlib
 import functools
 import logging
-from collections.abc import AsyncIterator, Awaitable, Callable
-from typing import TYPE_CHECKING, Concatenate, ParamSpec
+from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine
+from typing import Any, Concatenate, ParamSpec
 
 import discord
 from discord import app_commands
 
 from bot.cogs import boards
+from bot.cogs.context import Interaction
 from bot.modes.common import Actor
 from bot.store import AlreadyApplied
 from bot.ui.errors import friendly
 
-if TYPE_CHECKING:
-    pass
-
 log = logging.getLogger(__name__)
 
-Interaction = discord.Interaction["MastermindBot"]
 P = ParamSpec("P")
 
 
@@ -40,12 +37,11 @@ def actor(interaction: Interaction, source: str | None = None) -> Actor:
 
 def guarded(
     handler: Callable[Concatenate[Interaction, P], Awaitable[None]],
-) -> Callable[Concatenate[Interaction, P], Awaitable[None]]:
+) -> Callable[Concatenate[Interaction, P], Coroutine[Any, Any, None]]:
     """Any failure in a handler becomes a friendly private reply, and a repeated input is told
     it already counted. The running handler is tracked, so a shutdown lets it finish first."""
 
-    @functools.wraps(handler)
-    async def wrapper(interaction: Interaction, *args: P.args, **kwargs: P.kwargs) -> None:
+    async def wrapper(interaction: Interaction, /, *args: P.args, **kwargs: P.kwargs) -> None:
         in_flight = interaction.client.in_flight
         task = asyncio.current_task()
         if task is not None:
@@ -64,6 +60,7 @@ def guarded(
             if task is not None:
                 in_flight.discard(task)
 
+    functools.update_wrapper(wrapper, handler)
     return wrapper
 
 

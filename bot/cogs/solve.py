@@ -4,11 +4,8 @@ through the interaction that changed it, never over a newer one."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
-import discord
-
 from bot.cogs import boards, replies
+from bot.cogs.context import Interaction
 from bot.cogs.inputs import Input
 from bot.cogs.replies import actor, guarded
 from bot.engine.game import SolveGame, Variant
@@ -16,11 +13,6 @@ from bot.modes import common, solve
 from bot.modes.common import BadChoice
 from bot.ui import boards as drawn
 from bot.ui import ids, text
-
-if TYPE_CHECKING:
-    pass
-
-Interaction = discord.Interaction["MastermindBot"]
 
 
 @guarded

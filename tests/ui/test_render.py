@@ -1,0 +1,50 @@
+"""The UI draws only: ids that the inputs read back, owner names, views nobody needs to keep."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+
+import pytest
+
+from bot.engine.errors import NotYourGame, OwnerReason
+from bot.engine.game import Variant, new_solve_game
+from bot.ui import components, ids
+from bot.ui.errors import friendly
+
+ROUTES = [value for value in vars(ids).values() if isinstance(value, ids.Route)]
+
+
+@pytest.mark.parametrize("route", ROUTES, ids=lambda r: r.prefix)
+def test_every_route_reads_back_what_it_wrote(route: ids.Route) -> None:
+    values = [10**19 + n if width > 6 else n for n, (_, width) in enumerate(route.fields, 1)]
+    custom_id = route.id(*values)
+    assert len(custom_id) <= 100  # Discord's limit
+    match = re.fullmatch(route.template, custom_id)
+    assert match is not None and [int(v) for v in match.groups()] == values
+    assert re.fullmatch(route.template, custom_id + "0" * 25) is None  # bounded fields
+
+
+def test_the_modal_route_reads_ids_with_and_without_the_nonce() -> None:
+    assert ids.CODE_MODAL_PATTERN.fullmatch("mm:code:42:77")["nonce"] == "77"  # type: ignore[index]
+    assert ids.CODE_MODAL_PATTERN.fullmatch("mm:code:42")["nonce"] is None  # type: ignore[index]
+
+
+@pytest.mark.parametrize("reason", list(OwnerReason))
+def test_refusals_name_the_owner_that_the_engine_does_not(reason: OwnerReason) -> None:
+    error = NotYourGame(1234, reason=reason)
+    assert "<@" not in str(error) and "<@1234>" in friendly(error)
+
+
+def test_solve_boards_offer_only_answers_the_guess_can_earn() -> None:
+    game = new_solve_game(
+        guild_id=1,
+        channel_id=2,
+        starter_id=3,
+        first_guess=(0, 1, 2, 3),
+        variant=Variant(pegs=4, colours=4, duplicates=False),
+    )
+    view = components.solve_view(replace(game, id=5))
+    assert view is not None and not view.is_dispatchable()
+    labels = [getattr(item, "label", None) for item in view.children]
+    assert labels == ["⚪⚪⚪⚪", "⚫⚪⚪⚪", "⚫⚫⚪⚪", "⚫⚫⚫⚫", "Give up"]
