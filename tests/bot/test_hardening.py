@@ -154,3 +154,28 @@ async def test_no_secret_in_the_log_at_debug(fake_discord: FakeDiscord, db_path:
     for form in (json.dumps(list(secret), separators=(",", ":")), space.letters(secret)):
         assert form not in log, f"the secret leaked into the log as {form}"
     assert space.emoji(secret) not in log
+
+
+async def test_a_second_bot_process_on_the_same_database_refuses_to_start(
+    fake_discord: FakeDiscord, db_path: Path
+) -> None:
+    env = {"DATABASE_PATH": str(db_path), "LOG_LEVEL": "INFO", "DEV_GUILD_ID": ""}
+    first = await fake_discord.spawn_bot(env=env)
+    try:
+        await first.wait_ready(timeout=30.0, commands=True)
+        second = await fake_discord.spawn_bot(env=env)
+        assert await second.wait(30.0) == 1
+        refusals = [s for s in second.output_lines if s.startswith("mastermind-bot:")]
+        assert len(refusals) == 1 and "Traceback" not in second.output
+        assert f"pid {first.pid}" in refusals[0] and str(db_path) in refusals[0]
+        # The first keeps playing, and nothing was answered twice.
+        board = await (await fake_discord.slash("general", "alice", "mastermind", "play")).settled()
+        line = await (
+            await fake_discord.slash(
+                "general", "bob", "mastermind", "guess", options={"code": "1234"}
+            )
+        ).response()
+        assert not line.ephemeral and board.embed is not None
+        assert move_count(db_path) == 1
+    finally:
+        await first.stop()
