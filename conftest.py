@@ -1,3 +1,14 @@
-"""Root pytest configuration: the loopback fake Discord fixture for every test module."""
+"""Root pytest configuration: the loopback fake Discord fixture for every test module, and the
+engine's compiled kernels in numba's disk cache before any bot starts."""
+
+import pytest
 
 pytest_plugins = ["tests.discord_fake.fixtures"]
+
+
+def pytest_sessionstart(session: pytest.Session) -> None:
+    """A cold numba cache costs the first solver worker about 25 s of compiling, more than a bot
+    fixture waits for the bot to be ready; compiled once here, every worker loads it in ~1 s."""
+    from bot.engine import precompile
+
+    precompile.main()

@@ -14,6 +14,12 @@ plays 4 x 6 solve games: printed is the time from each answer click to the board
 bot's next guess (target: p99 <= 1 s). Last, a fresh solver worker cycles 20 games of large
 variants (6x10, 7x7, 8x5, 5x8, 6x8 ... each with its own seed) and its peak resident memory
 (Linux VmHWM) is printed (target: <= 300 MB). `--quick` runs a small version of everything.
+
+    python benchmarks/load.py --database postgresql://user:password@host/scratch [--quick]
+
+runs only the play load, once on a SQLite file and once on that PostgreSQL database (a scratch
+one: the games are written to it), and prints both sets of figures side by side: interaction
+latency (p50, p99, max) and moves stored per second.
 """
 
 from __future__ import annotations
@@ -306,6 +312,63 @@ async def main(args: argparse.Namespace) -> int:
     return 1 if failed and args.check else 0
 
 
+async def database_run(database: str, args: argparse.Namespace) -> dict[str, float]:
+    """The play load alone (every player of every channel guessing at once, round after round)
+    on one database; returns its figures."""
+    channels = [f"play{i}" for i in range(args.channels)]
+    players = [f"p{i}" for i in range(args.players)]
+    fake = FakeDiscord(members=tuple(players), channels=tuple(channels))
+    await fake.start()
+    try:
+        with tempfile.TemporaryDirectory() as tmp:
+            postgres = database.startswith(("postgresql://", "postgres://"))
+            settings = Settings(
+                token=fake.token,
+                database_path=Path(tmp) / "load.db",
+                database_url=database if postgres else None,
+                solver_workers=args.workers,
+            )
+            async with fake.run_in_process(lambda: MastermindBot(settings), timeout=60.0):
+                started = time.perf_counter()
+                played = await asyncio.gather(
+                    *(play_channel(fake, c, players, args.rounds) for c in channels)
+                )
+                wall = time.perf_counter() - started
+        latencies = [x for x in fake.latencies() if x is not None]
+        violations = len(fake.violations)
+    finally:
+        await fake.close()
+    return {
+        "interactions": len(latencies),
+        "p50 ms": statistics.median(latencies) * 1000,
+        "p99 ms": percentile(latencies, 0.99) * 1000,
+        "max ms": max(latencies) * 1000,
+        "moves stored": sum(played),
+        "moves/s": sum(played) / wall,
+        "violations": violations,
+    }
+
+
+async def compare_databases(args: argparse.Namespace) -> int:
+    """`--database URL`: the play load on SQLite and on PostgreSQL, figures side by side."""
+    if args.quick:
+        args.channels, args.players, args.rounds = 4, 4, 3
+    with tempfile.TemporaryDirectory() as tmp:
+        sqlite = await database_run(str(Path(tmp) / "load.db"), args)
+    postgres = await database_run(args.database, args)
+    print(
+        f"play load: {args.channels} channels x {args.players} simultaneous players x "
+        f"{args.rounds} rounds; {args.workers} solver worker(s)"
+    )
+    print(f"{'':<14}{'SQLite':>12}{'PostgreSQL':>14}")
+    for figure in sqlite:
+        digits = 0 if figure in ("interactions", "moves stored", "violations") else 1
+        print(f"{figure:<14}{sqlite[figure]:>12.{digits}f}{postgres[figure]:>14.{digits}f}")
+    failed = any(r["max ms"] > DEADLINE * 1000 or r["violations"] for r in (sqlite, postgres))
+    print("PASS" if not failed else "FAIL")
+    return 1 if failed and args.check else 0
+
+
 if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--channels", type=int, default=8)
@@ -315,4 +378,11 @@ if __name__ == "__main__":
     parser.add_argument("--workers", type=int, default=1)
     parser.add_argument("--check", action="store_true", help="exit 1 if a target fails")
     parser.add_argument("--quick", action="store_true", help="a small run (about 30 s)")
-    sys.exit(asyncio.run(main(parser.parse_args())))
+    parser.add_argument(
+        "--database",
+        metavar="URL",
+        help="a scratch PostgreSQL database: run the play load on SQLite and on it, side by side",
+    )
+    arguments = parser.parse_args()
+    run = compare_databases if arguments.database else main
+    sys.exit(asyncio.run(run(arguments)))

@@ -1,12 +1,13 @@
 """Solver speed and memory, measured against the issue's targets and a pure-Python baseline.
 
-    python benchmarks/solver.py [--quick] [--check] [--baseline-secrets N] [--baseline-full]
-                                [--games-5x8 N] [--seed S]
+    python benchmarks/solver.py [--quick] [--check] [--jobs N] [--baseline-secrets N]
+                                [--baseline-full] [--games-5x8 N] [--seed S]
 
 This prints figures; it is not a timed test (timings on a shared 2-core machine are noisy, so
 nothing in the test suite asserts them). The baseline is `benchmarks/baseline_knuth.py`, the
 plain list-and-loop Knuth solver of the seed documents, timed in the same run so the ratio does
-not depend on the machine. Memory is measured in fresh subprocesses, because a peak RSS is a
+not depend on the machine. Sweeps run in this process on one core, then on `--jobs` threads;
+memory and the compile cache are measured in fresh subprocesses, because a peak RSS is a
 high-water mark that an earlier measurement in the same process would hide (see `maxrss_mb`).
 
 Exit status: 0, or 1 with `--check` when a target fails.
@@ -23,6 +24,7 @@ import resource
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 from collections import Counter, defaultdict
 from collections.abc import Sequence
@@ -33,8 +35,8 @@ import numpy as np
 
 from bot.engine.codes import Code, CodeSpace
 from bot.engine.scoring import score
-from bot.engine.simulate import Simulation, simulate
-from bot.engine.solver import Contradiction, History, Solver, context_for, solve_secret
+from bot.engine.simulate import Simulation, cpu_count, simulate
+from bot.engine.solver import Contradiction, History, Solver, solve_secret
 from bot.engine.strategies import STRATEGIES
 
 try:
@@ -44,14 +46,37 @@ except ImportError:  # run as `python benchmarks/solver.py`: this folder is on s
 
 SCRIPT = Path(__file__).resolve()
 
-# The issue's targets, on the project's 2-core machine, warm.
-SWEEP_4X6_SECONDS = 0.02
+# The issues' targets (#12 for the sweeps and the exact moves), on the 2-core machine, warm.
 BASELINE_RATIO = 1000.0
 MOVE_4X6_P99_SECONDS = 0.002
 MOVE_5X8_P99_SECONDS = 0.5
-SWEEP_5X8_SECONDS = 30.0
+MOVE_EXACT_P99_SECONDS = 0.5
 GAME_5X8_PEAK_MB = 300.0
 APPROX_BUDGET_SECONDS = 2.0  # SearchLimits' default budget; a figure to watch, not an issue target
+
+
+@dataclass(frozen=True)
+class SweepTarget:
+    """A Knuth sweep of every secret: its opening, the total it must reach, its time target
+    on one core, and how many timed runs give the median (default run, quick run)."""
+
+    variant: tuple[int, int, bool]
+    first: str
+    total: int
+    seconds: float
+    runs: int
+    quick_runs: int  # 0: skipped by --quick
+
+
+SWEEPS = [
+    SweepTarget((4, 6, True), "1122", 5801, 0.005, 21, 11),
+    SweepTarget((4, 8, True), "1234", 21230, 0.080, 9, 5),
+    SweepTarget((5, 8, True), "11223", 183775, 3.0, 3, 0),
+    SweepTarget((6, 6, True), "111234", 248146, 12.0, 1, 0),
+]
+
+EXACT_MOVES = [(5, 9), (5, 10), (7, 5), (8, 4)]
+"""Variants between 50,000 and 100,000 codes, searched exactly since #12."""
 
 # Published 4 x 6 all-secrets figures (total guesses, worst case) with each strategy's opening.
 PUBLISHED = {
@@ -59,12 +84,15 @@ PUBLISHED = {
     "expected-size": (5696, 6),
     "entropy": (5722, 6),
     "most-parts": (5668, 6),
+    "optimal": (5625, 6),  # Koyama and Lai
 }
 
 CLASSIC = (4, 6, True)
 BIG = (5, 8, True)
 KNUTH_FIRST = "1122"
 BIG_FIRST = "11223"
+STRATEGY_OPENINGS = [(name, None) for name in STRATEGIES] + [("entropy", "1123")]
+"""Every strategy with its own opening, and the entropy rule also with Irving's and Kooi's."""
 
 
 # --- figures -------------------------------------------------------------------------------
@@ -138,10 +166,10 @@ def space_of(variant: tuple[int, int, bool]) -> CodeSpace:
 
 
 def engine_sweep(
-    space: CodeSpace, strategy: str = "knuth", first: Code | None = None
+    space: CodeSpace, strategy: str = "knuth", first: Code | None = None, jobs: int = 1
 ) -> Simulation:
-    """All secrets as one decision tree (the engine's fast path)."""
-    return simulate(space, strategy, first)
+    """All secrets as one decision tree (the engine's fast path), on `jobs` threads."""
+    return simulate(space, strategy, first, jobs=jobs)
 
 
 def baseline_games(
@@ -180,37 +208,75 @@ def play_timed(solver: Solver, secret: Code) -> list[tuple[int, float, int, Hist
 # --- sections ------------------------------------------------------------------------------
 
 
-def sweep_4x6(runs: int) -> tuple[list[Figure], float, Simulation]:
-    heading(f"4x6 knuth, all 1296 secrets as one decision tree (first {KNUTH_FIRST})")
-    space = space_of(CLASSIC)
-    first = space.parse(KNUTH_FIRST)
-    engine_sweep(space, "knuth", first)  # warm: scoring table, canonical guess sets
+def timed_sweeps(
+    space: CodeSpace, first: Code, runs: int, jobs: int
+) -> tuple[list[float], list[float], Simulation]:
+    """Warm-up run, then `runs` timed sweeps: (wall seconds, CPU seconds, last result)."""
+    engine_sweep(space, "knuth", first, jobs)
     gc.collect()
     times, cpu, result = [], [], None
     for _ in range(runs):
         cpu_started = time.process_time()
-        result = engine_sweep(space, "knuth", first)
+        result = engine_sweep(space, "knuth", first, jobs)
         cpu.append(time.process_time() - cpu_started)
         times.append(result.seconds)
     assert result is not None
-    median = statistics.median(times)
-    print(
-        f"{runs} warm runs: min {fmt_seconds(min(times))}, median {fmt_seconds(median)}, "
-        f"max {fmt_seconds(max(times))} (wall clock; CPU time median "
-        f"{fmt_seconds(statistics.median(cpu))}: a wall median well above it means other "
-        "processes took the CPU)"
-    )
-    print(
-        f"total {result.total}, average {result.average:.4f}, worst {result.worst}, "
-        f"games per guess count {result.counts()}"
-    )
-    figure = Figure(
-        "4x6 knuth sweep, warm (median)",
-        f"{fmt_seconds(median)} (min {fmt_seconds(min(times))})",
-        f"<= {fmt_seconds(SWEEP_4X6_SECONDS)}",
-        verdict(median <= SWEEP_4X6_SECONDS),
-    )
-    return [figure], median, result
+    return times, cpu, result
+
+
+def sweeps_section(quick: bool, jobs: int) -> tuple[list[Figure], float, Simulation]:
+    """Every target sweep on one core, then on `jobs` threads; returns the figures and the
+    4x6 median and result for the baseline ratio."""
+    figures: list[Figure] = []
+    classic_median, classic_result = 0.0, None
+    for target in SWEEPS:
+        runs = target.quick_runs if quick else target.runs
+        if not runs:
+            continue
+        space = space_of(target.variant)
+        first = space.parse(target.first)
+        name = f"{space.pegs}x{space.colours}"
+        heading(
+            f"{name} knuth, all {space.size} secrets as one decision tree (first {target.first})"
+        )
+        times, cpu, result = timed_sweeps(space, first, runs, 1)
+        median = statistics.median(times)
+        print(
+            f"one core, {runs} warm run(s): min {fmt_seconds(min(times))}, median "
+            f"{fmt_seconds(median)}, max {fmt_seconds(max(times))} (wall clock; CPU median "
+            f"{fmt_seconds(statistics.median(cpu))}: a wall median well above it means other "
+            "processes took the CPU)"
+        )
+        print(
+            f"total {result.total}, average {result.average:.4f}, worst {result.worst}, "
+            f"games per guess count {result.counts()}"
+        )
+        par_times, par_cpu, par_result = timed_sweeps(space, first, max(1, runs // 2), jobs)
+        par_median = statistics.median(par_times)
+        print(
+            f"{jobs} threads (--jobs): median {fmt_seconds(par_median)} (CPU "
+            f"{fmt_seconds(statistics.median(par_cpu))}), total {par_result.total}"
+        )
+        same = result.total == par_result.total == target.total
+        figures += [
+            Figure(
+                f"{name} knuth sweep, one core (median)",
+                f"{fmt_seconds(median)} (min {fmt_seconds(min(times))}, n={runs})",
+                f"<= {fmt_seconds(target.seconds)}",
+                verdict(median <= target.seconds),
+            ),
+            Figure(f"  same, {jobs} threads (median)", fmt_seconds(par_median), "(info)", "info"),
+            Figure(
+                f"  {name} total, both runs",
+                f"{result.total} (worst {result.worst})",
+                f"= {target.total}",
+                verdict(same),
+            ),
+        ]
+        if target.variant == CLASSIC:
+            classic_median, classic_result = median, result
+    assert classic_result is not None
+    return figures, classic_median, classic_result
 
 
 def baseline_section(
@@ -320,12 +386,13 @@ def strategies_section(runs: int) -> list[Figure]:
         f"{'time':>9}   published"
     )
     all_match = True
-    for name in STRATEGIES:
-        engine_sweep(space, name)  # warm
-        results = [engine_sweep(space, name) for _ in range(runs)]
+    for name, opening in STRATEGY_OPENINGS:
+        first = space.parse(opening) if opening else None
+        engine_sweep(space, name, first)  # warm
+        results = [engine_sweep(space, name, first) for _ in range(runs)]
         result = results[-1]
         seconds = statistics.median(r.seconds for r in results)
-        published = PUBLISHED.get(name)
+        published = None if opening else PUBLISHED.get(name)
         if published is None:
             note = "-"
         else:
@@ -339,8 +406,8 @@ def strategies_section(runs: int) -> list[Figure]:
     return [
         Figure(
             "4x6 strategies = published figures",
-            "all 4 match" if all_match else "mismatch",
-            "knuth/expected/entropy/most-parts",
+            "all 5 match" if all_match else "mismatch",
+            "knuth/expected/entropy/most-parts/optimal",
             verdict(all_match),
         )
     ]
@@ -373,21 +440,13 @@ def moves_4x6(count: int, seed: int) -> list[Figure]:
     positions = positions[: max(count, second_moves)]
     Solver(space, "knuth", first_guess=first).next_move(positions[0])  # warm tables
 
-    def timed(clear_symmetry_cache: bool) -> list[float]:
-        context = context_for(*space.key)
-        cache = getattr(context, "_canonical", None)
-        gc.collect()
-        times = []
-        for history in positions:
-            solver = Solver(space, "knuth", first_guess=first)
-            if clear_symmetry_cache and cache is not None:
-                cache.clear()
-            started = time.perf_counter()
-            solver.next_move(history)
-            times.append(time.perf_counter() - started)
-        return times
-
-    times = timed(False)
+    gc.collect()
+    times = []
+    for history in positions:
+        solver = Solver(space, "knuth", first_guess=first)
+        started = time.perf_counter()
+        solver.next_move(history)
+        times.append(time.perf_counter() - started)
     slowest = positions[int(np.argmax(times))]
     p50, p99 = percentile(times, 50), percentile(times, 99)
     print(
@@ -403,12 +462,6 @@ def moves_4x6(count: int, seed: int) -> list[Figure]:
         f"second moves only: p50 {fmt_seconds(percentile(second, 50))}, "
         f"max {fmt_seconds(max(second))}"
     )
-    cold = timed(True)
-    print(
-        f"with the canonical-guess (symmetry) cache also cleared before every move: "
-        f"p50 {fmt_seconds(percentile(cold, 50))}, p99 {fmt_seconds(percentile(cold, 99))}, "
-        f"max {fmt_seconds(max(cold))}"
-    )
     return [
         Figure(
             "4x6 move, no memo (p99)",
@@ -416,12 +469,6 @@ def moves_4x6(count: int, seed: int) -> list[Figure]:
             f"n={len(times)})",
             f"<= {fmt_seconds(MOVE_4X6_P99_SECONDS)}",
             verdict(p99 <= MOVE_4X6_P99_SECONDS),
-        ),
-        Figure(
-            "  same, symmetry cache cleared (p99)",
-            f"{fmt_seconds(percentile(cold, 99))}",
-            "(info)",
-            "info",
         ),
     ]
 
@@ -506,27 +553,6 @@ def child_memory_5x8(games: int, seed: int) -> dict:
     return {"imported_mb": imported, "peak_mb": maxrss_mb(), "games": games, "moves": moves}
 
 
-def child_sweep_5x8() -> dict:
-    """The 5x8 sweep once, after building the tables (timed apart), with the peak RSS."""
-    imported = maxrss_mb()
-    space = space_of(BIG)
-    first = space.parse(BIG_FIRST)
-    started = time.perf_counter()
-    Solver(space, "knuth", first_guess=first).next_move([(first, (0, 0))])
-    build = time.perf_counter() - started
-    result = engine_sweep(space, "knuth", first)
-    return {
-        "imported_mb": imported,
-        "build_seconds": build,
-        "seconds": result.seconds,
-        "total": result.total,
-        "worst": result.worst,
-        "average": result.average,
-        "counts": result.counts(),
-        "peak_mb": maxrss_mb(),
-    }
-
-
 def child_approximate(
     pegs: int, colours: int, games: int, moves: int, cap: float, seed: int
 ) -> dict:
@@ -575,27 +601,69 @@ def memory_section(games: int, seed: int) -> list[Figure]:
     ]
 
 
-def sweep_5x8_section() -> list[Figure]:
-    heading(f"5x8 knuth, all 32768 secrets as one decision tree (first {BIG_FIRST}, subprocess)")
-    child = run_child("sweep")
-    print(
-        f"table build (first search, excluded): {child['build_seconds']:.2f} s; sweep "
-        f"{child['seconds']:.2f} s; total {child['total']}, average {child['average']:.4f}, "
-        f"worst {child['worst']}, games per guess count {child['counts']}"
+def exact_moves_section(games: int, seed: int) -> list[Figure]:
+    heading(
+        "exact search of 50,000 to 100,000 codes: every move of seeded knuth games timed, "
+        "after one warm-up game per variant (fresh Solver per game)"
     )
+    figures = []
+    for pegs, colours in EXACT_MOVES:
+        space = CodeSpace(pegs, colours)
+        rng = np.random.default_rng(seed)
+        indices = rng.choice(space.size, games + 1, replace=False)
+        play_timed(Solver(space, "knuth"), space.code_at(int(indices[0])))
+        records = []
+        for index in indices[1:]:
+            records.extend(play_timed(Solver(space, "knuth"), space.code_at(int(index))))
+        times = [seconds for _, seconds, _, _ in records]
+        p50, p99 = percentile(times, 50), percentile(times, 99)
+        move, slowest, left, history = max(records, key=lambda r: r[1])
+        print(
+            f"{pegs}x{colours} ({space.size:,} codes), {games} games, {len(times)} moves: "
+            f"p50 {fmt_seconds(p50)}, p99 {fmt_seconds(p99)}, max {fmt_seconds(slowest)} "
+            f"(move {move}, {left} codes left, after {describe(space, history)})"
+        )
+        figures.append(
+            Figure(
+                f"{pegs}x{colours} exact move (p99)",
+                f"{fmt_seconds(p99)} (max {fmt_seconds(slowest)}, n={len(times)})",
+                f"<= {fmt_seconds(MOVE_EXACT_P99_SECONDS)}",
+                verdict(p99 <= MOVE_EXACT_P99_SECONDS),
+            )
+        )
+    return figures
+
+
+def compile_section() -> list[Figure]:
+    heading("compiled kernels: a worker's warm-up with an empty numba cache, then from the cache")
+    seconds = []
+    with tempfile.TemporaryDirectory() as cache:
+        for _ in range(2):
+            child = subprocess.run(
+                [sys.executable, "-c", WARM_UP],
+                capture_output=True,
+                text=True,
+                check=True,
+                env={**os.environ, "NUMBA_CACHE_DIR": cache},
+            )
+            seconds.append(float(child.stdout.strip().splitlines()[-1]))
     print(
-        f"peak RSS of the sweep process: {child['peak_mb']:.0f} MB "
-        f"(imports {child['imported_mb']:.0f} MB)"
+        f"jobs.warm_up() in a fresh process: {seconds[0]:.1f} s compiling (once per install or "
+        f"engine change), {seconds[1]:.2f} s loading from the disk cache (every worker start)"
     )
     return [
-        Figure(
-            "5x8 knuth sweep, once",
-            f"{child['seconds']:.2f} s (total {child['total']}, worst {child['worst']})",
-            f"<= {SWEEP_5X8_SECONDS:.0f} s",
-            verdict(child["seconds"] <= SWEEP_5X8_SECONDS),
-        ),
-        Figure("5x8 sweep peak RSS", f"{child['peak_mb']:.0f} MB", "(info)", "info"),
+        Figure("worker warm-up, empty cache (compile)", f"{seconds[0]:.1f} s", "(info)", "info"),
+        Figure("worker warm-up, from the cache", f"{seconds[1]:.2f} s", "(info)", "info"),
     ]
+
+
+WARM_UP = (
+    "import time\n"
+    "started = time.perf_counter()\n"
+    "from bot.engine import jobs\n"
+    "jobs.warm_up()\n"
+    "print(time.perf_counter() - started)\n"
+)
 
 
 def approximate_section(
@@ -649,7 +717,10 @@ def summary(figures: list[Figure]) -> None:
 
 def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--quick", action="store_true", help="skip the 5x8 sweep, smaller samples")
+    parser.add_argument(
+        "--quick", action="store_true", help="no 5x8/6x6 sweeps or compile run, smaller samples"
+    )
+    parser.add_argument("--jobs", type=int, help="threads for the parallel sweeps (every core)")
     parser.add_argument("--check", action="store_true", help="exit 1 if any target fails")
     parser.add_argument("--baseline-secrets", type=int, help="baseline games to time (12; quick 4)")
     parser.add_argument("--baseline-full", action="store_true", help="baseline on all 1296 (slow)")
@@ -657,7 +728,7 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
         "--games-5x8", type=int, help="5x8 games to time move by move (40; quick 10)"
     )
     parser.add_argument("--seed", type=int, default=0, help="seed for every random sample")
-    parser.add_argument("--child", choices=["memory", "sweep", "approx"], help=argparse.SUPPRESS)
+    parser.add_argument("--child", choices=["memory", "approx"], help=argparse.SUPPRESS)
     parser.add_argument("--pegs", type=int, default=6, help=argparse.SUPPRESS)
     parser.add_argument("--colours", type=int, default=10, help=argparse.SUPPRESS)
     parser.add_argument("--games", type=int, default=2, help=argparse.SUPPRESS)
@@ -671,8 +742,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.child:
         if args.child == "memory":
             result = child_memory_5x8(args.games_5x8 or 3, args.seed)
-        elif args.child == "sweep":
-            result = child_sweep_5x8()
         else:
             result = child_approximate(
                 args.pegs, args.colours, args.games, args.moves, args.cap, args.seed
@@ -681,19 +750,20 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 0
 
     quick = args.quick
+    jobs = args.jobs or cpu_count()
     started = time.perf_counter()
     load = " ".join(f"{x:.2f}" for x in os.getloadavg())
     print(
         f"solver benchmark: python {platform.python_version()}, numpy {np.__version__}, "
-        f"{os.cpu_count()} CPUs, load average {load}, {'quick' if quick else 'default'} run, "
-        f"seed {args.seed}"
+        f"numba {numba_version()}, {os.cpu_count()} CPUs, load average {load}, "
+        f"{'quick' if quick else 'default'} run, seed {args.seed}"
     )
     if os.getloadavg()[0] >= 0.5:
         print(
             "note: other processes are using the CPU (load average above); wall-clock figures "
             "may be inflated, so compare medians with mins and rerun on a quiet machine"
         )
-    figures, sweep_median, sweep = sweep_4x6(10 if quick else 20)
+    figures, sweep_median, sweep = sweeps_section(quick, jobs)
     figures += baseline_section(
         args.baseline_secrets or (4 if quick else 12),
         args.baseline_full,
@@ -704,9 +774,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     figures += strategies_section(1 if quick else 3)
     figures += moves_4x6(500 if quick else 800, args.seed)
     figures += moves_5x8(args.games_5x8 or (10 if quick else 40), args.seed)
+    figures += exact_moves_section(3 if quick else 12, args.seed)
     figures += memory_section(3, args.seed)
     if not quick:
-        figures += sweep_5x8_section()
+        figures += compile_section()
     variants = [(7, 7)] if quick else [(7, 7), (6, 10)]
     figures += approximate_section(
         variants, 1 if quick else 2, 2 if quick else 3, 10 if quick else 60, args.seed
@@ -718,6 +789,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         f"run took {time.perf_counter() - started:.0f} s"
     )
     return 1 if failed and args.check else 0
+
+
+def numba_version() -> str:
+    from importlib.metadata import version
+
+    return version("numba")
 
 
 if __name__ == "__main__":

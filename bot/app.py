@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+from collections.abc import Awaitable, Callable
 from datetime import timedelta
 
 import discord
@@ -15,7 +16,8 @@ from bot.cogs import boards
 from bot.cogs.replies import on_app_command_error
 from bot.config import Settings
 from bot.solver_pool import SolverPool
-from bot.store import Store, open_store
+from bot.store import JOBS_LEASE, LeaseKeeper, Store, open_lease, open_store
+from bot.ui.i18n.translator import CatalogueTranslator
 
 log = logging.getLogger(__name__)
 
@@ -38,6 +40,9 @@ class MastermindBot(commands.AutoShardedBot):
             intents=intents,
             help_command=None,
             allowed_mentions=discord.AllowedMentions.none(),
+            shard_count=settings.shard_count,
+            # None (every shard) is what discord.py's default means, though its stubs say list.
+            shard_ids=None if settings.shard_ids is None else list(settings.shard_ids),  # type: ignore[arg-type]
         )
         self.settings = settings
         if store is not None:
@@ -45,10 +50,13 @@ class MastermindBot(commands.AutoShardedBot):
         self.in_flight: set[asyncio.Task[object]] = set()
         """Interaction handlers still running; `close` lets them finish before the store shuts."""
         self._expiry: asyncio.Task[None] | None = None
+        self.jobs: LeaseKeeper | None = None
+        """The lease of the jobs that run once in a cluster: command sync, the background pass."""
+        self._synced_term = 0
 
     async def setup_hook(self) -> None:
         if not hasattr(self, "store"):
-            self.store = await open_store(self.settings.database_path)
+            self.store = await open_store(self.settings.database)
         self.solver = SolverPool(self.settings.solver_workers, self.settings.solver_time_budget)
         await self.solver.warm_up()
         from bot.cogs.mastermind import Mastermind
@@ -58,7 +66,19 @@ class MastermindBot(commands.AutoShardedBot):
         await self.add_cog(CodeModals())
         self.add_dynamic_items(*cogs.DYNAMIC_ITEMS)
         self.tree.error(on_app_command_error)
-        await self.sync_commands()
+        await self.tree.set_translator(CatalogueTranslator())  # commands in every language
+        lease = open_lease(self.store, JOBS_LEASE, ttl=self.settings.lease_seconds)
+        self.jobs = LeaseKeeper(lease)
+        if await self.jobs.start():  # always on SQLite: one bot process per file
+            await self.sync_commands()
+            self._synced_term = self.jobs.term
+        else:
+            log.info(
+                "commands are synced, and stale games ended, by %s (lease %s); this process "
+                "takes over if it stops",
+                await lease.current_holder() or "another process",
+                JOBS_LEASE,
+            )
         self._expiry = asyncio.create_task(self._expire_forever(), name="expire-stale-games")
 
     async def sync_commands(self) -> None:
@@ -83,16 +103,39 @@ class MastermindBot(commands.AutoShardedBot):
         return len(expired)
 
     async def _expire_forever(self) -> None:
-        """At start and then every EXPIRY_CHECK_SECONDS: boards that fell behind their games
-        (a crash, a refused edit) are redrawn, and stale games end."""
+        """While this process holds the jobs lease (on SQLite: always), at once and then every
+        EXPIRY_CHECK_SECONDS: boards that fell behind their games (a crash, a refused edit) are
+        redrawn, and stale games end. In a cluster exactly one process does it; one that takes
+        the lease over from a dead holder also syncs the commands first."""
+        jobs = self.jobs
+        assert jobs is not None, "setup_hook starts the lease first"
         timeout = timedelta(hours=self.settings.game_timeout_hours)
+        loop = asyncio.get_running_loop()
+        term, next_pass = 0, 0.0
+        chores: tuple[Callable[[], Awaitable[object]], ...] = (
+            lambda: boards.reconcile(self),
+            lambda: self.expire_stale_games(timeout),
+        )
         while not self.is_closed():
-            for chore in (boards.reconcile(self), self.expire_stale_games(timeout)):
-                try:
-                    await chore
-                except Exception:
-                    log.exception("a background pass failed; will retry")
-            await asyncio.sleep(EXPIRY_CHECK_SECONDS)
+            await jobs.wait_held()
+            if jobs.term != term:  # gained the lease (again): start a fresh round
+                term, next_pass = jobs.term, 0.0
+                if self._synced_term != term:
+                    try:
+                        await self.sync_commands()
+                    except Exception:
+                        log.exception("the command sync failed; the next holder tries again")
+                    self._synced_term = term
+            if loop.time() >= next_pass:
+                for chore in chores:
+                    if not jobs.held:
+                        break
+                    try:
+                        await chore()
+                    except Exception:
+                        log.exception("a background pass failed; will retry")
+                next_pass = loop.time() + EXPIRY_CHECK_SECONDS
+            await jobs.wait_changed(max(0.0, next_pass - loop.time()))
 
     _shutdown: asyncio.Task[None] | None = None
 
@@ -108,6 +151,8 @@ class MastermindBot(commands.AutoShardedBot):
             self._expiry.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await self._expiry
+        if self.jobs is not None:
+            await self.jobs.close()  # another process of the cluster takes the jobs over now
         if hasattr(self, "solver"):
             # A simulation may run for seconds; its player is told it stopped, and no move
             # waits on it, so it goes first.

@@ -65,6 +65,25 @@ def build_parser(version: str) -> argparse.ArgumentParser:
     unsync.add_argument(
         "--guild", type=_guild_id, metavar="ID", help="the server to remove them from"
     )
+    copy = commands.add_parser(
+        "copy-to-postgres",
+        help="copy a SQLite database (games, moves, stats, meta) into PostgreSQL, then exit",
+        description="Copy every game, move and meta value of the SQLite file into the "
+        "PostgreSQL database, in one transaction, and check the counts before committing. "
+        "Running it again copies only what is missing. Stop the bot first.",
+    )
+    copy.add_argument(
+        "--from",
+        dest="source",
+        metavar="PATH",
+        help="the SQLite file (default: DATABASE_PATH, or mastermind.db)",
+    )
+    copy.add_argument(
+        "--to",
+        dest="target",
+        metavar="URL",
+        help="postgresql://user:password@host:port/database (default: DATABASE_URL)",
+    )
     return parser
 
 
@@ -72,6 +91,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of both `python -m bot` and the `mastermind-bot` script; returns the exit
     code. A configuration error is one line, no traceback."""
     args = build_parser(version()).parse_args(argv)
+    if args.command == "copy-to-postgres":  # needs no token: it never talks to Discord
+        from bot import transfer
+
+        return transfer.main(args.source, args.target)
     try:
         settings = Settings.from_env()
     except ConfigError as error:

@@ -103,7 +103,7 @@ def _os_reason(error: OSError) -> str:
     return os.strerror(error.errno)
 
 
-async def open_store(path: Path, *, exclusive: bool) -> Store:
+async def open_store(path: Path | str, *, exclusive: bool) -> Store:
     """Open the database before anything touches the network, so its problems come first."""
     try:
         return await open_database(path, exclusive=exclusive)
@@ -121,12 +121,13 @@ async def _serve(settings: Settings) -> int:
     from bot.app import MastermindBot
 
     log.info(
-        "mastermind-bot %s starting: database %s, %d solver worker(s)",
+        "mastermind-bot %s starting: database %s, %d solver worker(s)%s",
         version(),
-        settings.database_path.resolve(),
+        settings.database_label if settings.database_url else settings.database_path.resolve(),
         settings.solver_workers,
+        f", {settings.shards_label}" if settings.shards_label else "",
     )
-    store = await open_store(settings.database_path, exclusive=True)
+    store = await open_store(settings.database, exclusive=True)
     bot = MastermindBot(settings, store=store)
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
@@ -157,8 +158,9 @@ def _request_stop(stop: asyncio.Event, sig: signal.Signals) -> None:
 
 async def _sync_once(settings: Settings, guild_id: int | None, *, remove: bool) -> int:
     from bot.cogs.mastermind import Mastermind
+    from bot.ui.i18n.translator import CatalogueTranslator
 
-    store = await open_store(settings.database_path, exclusive=False)
+    store = await open_store(settings.database, exclusive=False)
     client = commands.Bot(
         command_prefix=commands.when_mentioned,
         intents=discord.Intents.none(),
@@ -167,6 +169,7 @@ async def _sync_once(settings: Settings, guild_id: int | None, *, remove: bool) 
     try:
         # The cog only keeps the client; no handler runs here, only the command tree is read.
         await client.add_cog(Mastermind(cast("MastermindBot", client)))
+        await client.tree.set_translator(CatalogueTranslator())  # the same payload as at start
         await client.login(settings.token)  # HTTP only: fetches the application id
         tree = cast("sync.Tree", client.tree)
         if remove:

@@ -52,10 +52,16 @@ def _application_id(tree: Tree) -> int:
     return application_id
 
 
-def fingerprint(tree: Tree, scope: int | None) -> str:
-    """What a sync to `scope` would send, with the application it goes to, as one hash."""
+async def fingerprint(tree: Tree, scope: int | None) -> str:
+    """What a sync to `scope` would send (its translations included, so a new language syncs
+    again), with the application it goes to, as one hash."""
     guild = _target(tree, scope)
-    payload = [command.to_dict(tree) for command in tree.get_commands(guild=guild)]
+    commands = tree.get_commands(guild=guild)
+    translator = tree.translator
+    if translator is None:
+        payload = [command.to_dict(tree) for command in commands]
+    else:
+        payload = [await command.get_translated_payload(tree, translator) for command in commands]
     identity = {"application": _application_id(tree), "scope": scope, "commands": payload}
     return hashlib.sha256(json.dumps(identity, sort_keys=True).encode()).hexdigest()
 
@@ -68,7 +74,7 @@ async def push(tree: Tree, scope: int | None) -> int:
 async def sync_at_start(tree: Tree, store: Store, dev_guild_id: int | None) -> None:
     """The start-up sync. Never stops the bot: a refused sync is one log line saying why."""
     await _forget_previous_guild(tree, store, dev_guild_id)
-    digest = fingerprint(tree, dev_guild_id)
+    digest = await fingerprint(tree, dev_guild_id)
     if await store.get_meta(HASH_KEY) == digest:
         log.info(
             "commands unchanged since the last sync %s; not synced again "
@@ -159,7 +165,7 @@ async def force(tree: Tree, store: Store, scope: int | None, start_scope: int | 
     syncs at start, the fingerprint is stored, so the next start does not sync again."""
     count = await push(tree, scope)
     if scope == start_scope:
-        await store.set_meta(HASH_KEY, fingerprint(tree, scope))
+        await store.set_meta(HASH_KEY, await fingerprint(tree, scope))
         if scope is not None:
             await store.set_meta(GUILD_KEY, f"{_application_id(tree)}:{scope}")
     return count

@@ -5,7 +5,14 @@ from collections import Counter
 import pytest
 
 from benchmarks import baseline_knuth
-from benchmarks.solver import baseline_games, engine_games, engine_sweep, maxrss_mb, percentile
+from benchmarks.solver import (
+    SWEEPS,
+    baseline_games,
+    engine_games,
+    engine_sweep,
+    maxrss_mb,
+    percentile,
+)
 from bot.engine.codes import CodeSpace
 from bot.engine.scoring import score
 
@@ -35,3 +42,15 @@ def test_helpers() -> None:
     assert percentile([1.0, 2.0, 3.0, 4.0], 50) in (2.0, 3.0)
     assert percentile(list(range(100)), 99) == 99
     assert maxrss_mb() > 1
+
+
+def test_the_sweep_targets_are_issue_12s() -> None:
+    targets = {(t.variant, t.first, t.total, t.seconds) for t in SWEEPS}
+    assert targets == {
+        ((4, 6, True), "1122", 5801, 0.005),
+        ((4, 8, True), "1234", 21230, 0.080),
+        ((5, 8, True), "11223", 183775, 3.0),
+        ((6, 6, True), "111234", 248146, 12.0),
+    }
+    space = CodeSpace(3, 4)
+    assert engine_sweep(space, jobs=2).distribution == engine_sweep(space).distribution

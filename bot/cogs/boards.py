@@ -5,6 +5,10 @@ redraw happens under the game's lock and renders what is stored *now*, then reco
 it drew; a redraw that finds the board already up to date does nothing. So a late edit never
 replaces a newer one, and a board that fell behind (an edit refused, a crash between a move and
 its edit) is redrawn by the next interaction with its game and by the pass at start-up.
+
+Every board is drawn in its server's language, whichever path draws it: the interaction's
+`guild_locale`, or with no interaction the server's `preferred_locale` (the same setting) from
+the gateway's cache or, for a server this process does not cache, over REST.
 """
 
 from __future__ import annotations
@@ -20,6 +24,7 @@ import discord
 
 from bot.cogs.kinds import kind_of
 from bot.engine.game import Game
+from bot.ui import i18n
 from bot.ui.boards import Drawn
 
 if TYPE_CHECKING:
@@ -51,15 +56,30 @@ async def lock(game_id: int) -> AsyncIterator[None]:
             locks[game_id] = (found, users - 1)
 
 
-async def render(bot: MastermindBot, game: Game) -> Drawn:
-    """The board of `game` as stored (its embed names the version), whatever its kind."""
+async def render(bot: MastermindBot, game: Game, t: i18n.Messages) -> Drawn:
+    """The board of `game` as stored (its embed names the version), whatever its kind, in the
+    language `t` (the server's)."""
     kind = kind_of(game)
     try:
         remaining = await kind.codes_left(bot.solver, game)
     except Exception:  # the count is a nicety; the board must still be drawn
         log.warning("could not count the codes left for game %s", game.id, exc_info=True)
         remaining = None
-    return kind.board(game, remaining, None)
+    return kind.board(game, remaining, None, t)
+
+
+async def server_language(bot: MastermindBot, guild_id: int | None) -> i18n.Messages:
+    """The language of a board drawn with no interaction: its server's, from the gateway's
+    cache, else over REST (before the gateway is ready, or a server of another shard)."""
+    server: discord.Guild | None = None
+    if guild_id is not None:
+        server = bot.get_guild(guild_id)
+        if server is None:
+            try:
+                server = await bot.fetch_guild(guild_id)
+            except discord.HTTPException as error:
+                log.info("server %s's language unknown (%s); English", guild_id, error.status)
+    return i18n.guild(server)
 
 
 async def show(
@@ -98,7 +118,7 @@ async def refresh(bot: MastermindBot, game_id: int) -> None:
             game = await bot.store.game(game_id)
             if board is None or game is None or board.rendered_version >= game.version:
                 return
-            board_now = await render(bot, game)
+            board_now = await render(bot, game, await server_language(bot, game.guild_id))
             message = bot.get_partial_messageable(board.channel_id).get_partial_message(
                 board.message_id
             )

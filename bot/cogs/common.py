@@ -14,7 +14,7 @@ from bot.engine.game import Variant
 from bot.engine.search import check_size
 from bot.engine.strategies import get_strategy
 from bot.modes import common
-from bot.ui import components, embeds, ids
+from bot.ui import components, embeds, i18n, ids
 
 
 @guarded
@@ -27,9 +27,10 @@ async def ask_give_up(interaction: Interaction, game_id: int | None) -> None:
     else:
         game = await common.running_here(bot.store, game_id, who)
     common.may_end(game, who)
+    t = i18n.person(interaction)
     await interaction.response.send_message(
-        f"End this game and {kind_of(game).ending}?",
-        view=components.confirm_view(game.id or 0),
+        kind_of(game).confirm(t),
+        view=components.confirm_view(game.id or 0, t=t),
         ephemeral=True,
     )
 
@@ -39,9 +40,11 @@ async def confirm_give_up(interaction: Interaction, game_id: int) -> None:
     bot = interaction.client
     who = actor(interaction)
     game = await common.give_up(bot.store, game_id, who)
-    async with replies.committed(interaction, "Ending the game"):
-        await interaction.response.edit_message(content="The game has ended.", view=None)
-        await interaction.followup.send(kind_of(game).ended(game, who.user_id))
+    async with replies.committed(interaction, "end"):
+        ended = i18n.person(interaction).gettext("The game has ended.")
+        await interaction.response.edit_message(content=ended, view=None)
+        line = kind_of(game).ended(game, who.user_id, i18n.channel(interaction))
+        await interaction.followup.send(line)
         await boards.refresh(bot, game_id)
 
 
@@ -55,7 +58,7 @@ async def show_board(interaction: Interaction) -> None:
     await interaction.response.defer(thinking=True)
     async with boards.lock(game.id):
         latest = await bot.store.game(game.id) or game
-        board = await boards.render(bot, latest)
+        board = await boards.render(bot, latest, i18n.channel(interaction))
         message = await interaction.followup.send(
             board.content or "",
             embed=board.embed,
@@ -79,21 +82,24 @@ async def simulate(interaction: Interaction, variant: Variant, strategy: str) ->
         variant.pegs, variant.colours, variant.duplicates, strategy, interaction.user.id
     )
     replies.answered_publicly(interaction)
-    await interaction.followup.send(
-        embeds.simulation(result, variant.pegs, variant.colours, strategy)
+    chart = embeds.simulation(
+        result, variant.pegs, variant.colours, strategy, t=i18n.channel(interaction)
     )
+    await interaction.followup.send(chart)
 
 
 @guarded
 async def stats(interaction: Interaction, player_id: int) -> None:
     record = await interaction.client.store.player_stats(interaction.guild_id, player_id)
-    await interaction.response.send_message(embed=embeds.stats(player_id, record))
+    t = i18n.channel(interaction)
+    await interaction.response.send_message(embed=embeds.stats(player_id, record, t=t))
 
 
 @guarded
 async def leaderboard(interaction: Interaction) -> None:
     rows = await interaction.client.store.leaderboard(interaction.guild_id or 0)
-    await interaction.response.send_message(embed=embeds.leaderboard(rows))
+    t = i18n.channel(interaction)
+    await interaction.response.send_message(embed=embeds.leaderboard(rows, t=t))
 
 
 class GiveUpButton(Input, route=ids.GIVE_UP):

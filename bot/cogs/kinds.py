@@ -13,6 +13,7 @@ from bot.engine.game import Game, GameKind, SolveGame
 from bot.modes import solve as solve_mode
 from bot.solver_pool import SolverPool
 from bot.ui import boards as drawn
+from bot.ui.i18n import Messages
 
 
 async def _nothing(solver: SolverPool, game: Game) -> int | None:
@@ -28,24 +29,27 @@ async def _codes_left(solver: SolverPool, game: Game) -> int | None:
 class Kind:
     """What one kind of game brings to the shared machinery."""
 
-    board: Callable[[Game, int | None, str | None], drawn.Drawn]
+    board: Callable[[Game, int | None, str | None, Messages], drawn.Drawn]
     """Draw the board from the stored game and the solver's count of codes left."""
     codes_left: Callable[[SolverPool, Game], Awaitable[int | None]]
     """What a board drawn from the store alone asks the solver (nothing, for play)."""
-    ending: str
-    """What giving up does, for the confirmation: "End this game and ...?"."""
-    ended: Callable[[Game, int], str]
+    confirm: Callable[[Messages], str]
+    """The private question before giving up: "End this game and ...?"."""
+    ended: Callable[[Game, int, Messages], str]
     """The public line once a player gave the game up."""
 
 
 KINDS: dict[GameKind, Kind] = {
     GameKind.PLAY: Kind(
-        board=drawn.play, codes_left=_nothing, ending="reveal the secret", ended=drawn.play_ended
+        board=drawn.play,
+        codes_left=_nothing,
+        confirm=drawn.play_confirm,
+        ended=drawn.play_ended,
     ),
     GameKind.SOLVE: Kind(
         board=drawn.solve,
         codes_left=_codes_left,
-        ending="stop my guessing",
+        confirm=drawn.solve_confirm,
         ended=drawn.solve_ended,
     ),
 }

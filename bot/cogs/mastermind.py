@@ -1,5 +1,9 @@
 """The /mastermind command group. Each command only reads its options and calls its mode's
-handler (`bot.cogs.play`, `bot.cogs.solve`, `bot.cogs.common`)."""
+handler (`bot.cogs.play`, `bot.cogs.solve`, `bot.cogs.common`).
+
+Every name, description and choice is marked with `slash` so `pybabel extract` finds it, and
+the tree's translator (`bot.ui.i18n.translator`) adds its translations when commands sync.
+"""
 
 from __future__ import annotations
 
@@ -14,7 +18,8 @@ from bot.cogs.context import Interaction
 from bot.engine.codes import MAX_COLOURS, MAX_PEGS, MIN_COLOURS, MIN_PEGS, CodeSpace
 from bot.engine.game import MAX_GUESSES, MIN_GUESSES, Variant
 from bot.engine.strategies import DEFAULT_STRATEGY, STRATEGIES
-from bot.ui import embeds
+from bot.ui import embeds, i18n
+from bot.ui.i18n import slash
 
 if TYPE_CHECKING:
     from bot.app import MastermindBot
@@ -23,7 +28,10 @@ Pegs = app_commands.Range[int, MIN_PEGS, MAX_PEGS]
 Colours = app_commands.Range[int, MIN_COLOURS, MAX_COLOURS]
 Guesses = app_commands.Range[int, MIN_GUESSES, MAX_GUESSES]
 CodeText = app_commands.Range[str, 1, CodeSpace.MAX_INPUT]
-STRATEGY_CHOICES = [app_commands.Choice(name=s.title, value=s.name) for s in STRATEGIES.values()]
+STRATEGY_CHOICES = [
+    app_commands.Choice(name=slash.pgettext("strategy", s.title), value=s.name)
+    for s in STRATEGIES.values()
+]
 SIMULATE_COOLDOWN_SECONDS = 20.0
 
 
@@ -34,20 +42,36 @@ def _variant(pegs: int, colours: int, duplicates: bool, guesses: int = 10) -> Va
 
 
 @app_commands.guild_only()
-class Mastermind(commands.GroupCog, group_name="mastermind", group_description="Play Mastermind"):
+class Mastermind(
+    commands.GroupCog,
+    group_name="mastermind",
+    group_description=slash.gettext("Play Mastermind"),
+):
     """Both directions of Mastermind, one game per channel."""
 
     def __init__(self, bot: MastermindBot) -> None:
         self.bot = bot
         super().__init__()
 
-    @app_commands.command(description="Start a game: I hide a code, you crack it.")
+    @app_commands.command(
+        # TRANSLATORS: names of commands and options: 1-32 lower-case letters, digits, - or _
+        # (no spaces); Discord shows them instead of the English ones.
+        name=slash.pgettext("command", "play"),
+        description=slash.gettext("Start a game: I hide a code, you crack it."),
+    )
+    @app_commands.rename(
+        pegs=slash.pgettext("option", "pegs"),
+        colours=slash.pgettext("option", "colours"),
+        guesses=slash.pgettext("option", "guesses"),
+        duplicates=slash.pgettext("option", "duplicates"),
+        solo=slash.pgettext("option", "solo"),
+    )
     @app_commands.describe(
-        pegs="Pegs in the code (2-8, default 4)",
-        colours="Colours to choose from (2-10, default 6)",
-        guesses="Guesses allowed (1-20, default 10)",
-        duplicates="May a colour appear more than once? (default yes)",
-        solo="Only you may guess (default: everyone in the channel)",
+        pegs=slash.gettext("Pegs in the code (2-8, default 4)"),
+        colours=slash.gettext("Colours to choose from (2-10, default 6)"),
+        guesses=slash.gettext("Guesses allowed (1-20, default 10)"),
+        duplicates=slash.gettext("May a colour appear more than once? (default yes)"),
+        solo=slash.gettext("Only you may guess (default: everyone in the channel)"),
     )
     async def play(
         self,
@@ -60,21 +84,37 @@ class Mastermind(commands.GroupCog, group_name="mastermind", group_description="
     ) -> None:
         await play.start(interaction, _variant(pegs, colours, duplicates, guesses), solo)
 
-    @app_commands.command(description="Guess the code of this channel's game.")
-    @app_commands.describe(code="e.g. 1122, RRGG, red red green green, or emoji")
+    @app_commands.command(
+        name=slash.pgettext("command", "guess"),
+        description=slash.gettext("Guess the code of this channel's game."),
+    )
+    @app_commands.rename(code=slash.pgettext("option", "code"))
+    @app_commands.describe(code=slash.gettext("e.g. 1122, RRGG, red red green green, or emoji"))
     async def guess(self, interaction: Interaction, code: CodeText) -> None:
         await play.guess_command(interaction, code)
 
-    @app_commands.command(description="End this channel's game (starter or moderators).")
+    @app_commands.command(
+        name=slash.pgettext("command", "giveup"),
+        description=slash.gettext("End this channel's game (starter or moderators)."),
+    )
     async def giveup(self, interaction: Interaction) -> None:
         await common.ask_give_up(interaction, None)
 
-    @app_commands.command(description="Think of a code and I will crack it.")
+    @app_commands.command(
+        name=slash.pgettext("command", "solve"),
+        description=slash.gettext("Think of a code and I will crack it."),
+    )
+    @app_commands.rename(
+        pegs=slash.pgettext("option", "pegs"),
+        colours=slash.pgettext("option", "colours"),
+        duplicates=slash.pgettext("option", "duplicates"),
+        strategy=slash.pgettext("option", "strategy"),
+    )
     @app_commands.describe(
-        pegs="Pegs in your code (2-8, default 4)",
-        colours="Colours you may use (2-10, default 6)",
-        duplicates="May a colour appear more than once? (default yes)",
-        strategy="How I pick my guesses (default Knuth minimax)",
+        pegs=slash.gettext("Pegs in your code (2-8, default 4)"),
+        colours=slash.gettext("Colours you may use (2-10, default 6)"),
+        duplicates=slash.gettext("May a colour appear more than once? (default yes)"),
+        strategy=slash.gettext("How I pick my guesses (default Knuth minimax)"),
     )
     @app_commands.choices(strategy=STRATEGY_CHOICES)
     async def solve(
@@ -87,19 +127,34 @@ class Mastermind(commands.GroupCog, group_name="mastermind", group_description="
     ) -> None:
         await solve.start(interaction, _variant(pegs, colours, duplicates), strategy)
 
-    @app_commands.command(description="Show this channel's game board again.")
+    @app_commands.command(
+        name=slash.pgettext("command", "board"),
+        description=slash.gettext("Show this channel's game board again."),
+    )
     async def board(self, interaction: Interaction) -> None:
         await common.show_board(interaction)
 
-    @app_commands.command(description="How to play, and every command.")
+    @app_commands.command(
+        name=slash.pgettext("command", "rules"),
+        description=slash.gettext("How to play, and every command."),
+    )
     async def rules(self, interaction: Interaction) -> None:
-        await interaction.response.send_message(embed=embeds.rules(), ephemeral=True)
+        rules = embeds.rules(t=i18n.person(interaction))
+        await interaction.response.send_message(embed=rules, ephemeral=True)
 
-    @app_commands.command(description="Play every secret with a strategy and chart the result.")
+    @app_commands.command(
+        name=slash.pgettext("command", "simulate"),
+        description=slash.gettext("Play every secret with a strategy and chart the result."),
+    )
+    @app_commands.rename(
+        pegs=slash.pgettext("option", "pegs"),
+        colours=slash.pgettext("option", "colours"),
+        strategy=slash.pgettext("option", "strategy"),
+    )
     @app_commands.describe(
-        pegs="Pegs (2-8, default 4)",
-        colours="Colours (2-10, default 6)",
-        strategy="Strategy to test (default Knuth minimax)",
+        pegs=slash.gettext("Pegs (2-8, default 4)"),
+        colours=slash.gettext("Colours (2-10, default 6)"),
+        strategy=slash.gettext("Strategy to test (default Knuth minimax)"),
     )
     @app_commands.choices(strategy=STRATEGY_CHOICES)
     @app_commands.checks.cooldown(1, SIMULATE_COOLDOWN_SECONDS, key=lambda i: i.channel_id)
@@ -112,11 +167,18 @@ class Mastermind(commands.GroupCog, group_name="mastermind", group_description="
     ) -> None:
         await common.simulate(interaction, _variant(pegs, colours, True), strategy)
 
-    @app_commands.command(description="A player's Mastermind record in this server.")
-    @app_commands.describe(player="Whose record (default: yours)")
+    @app_commands.command(
+        name=slash.pgettext("command", "stats"),
+        description=slash.gettext("A player's Mastermind record in this server."),
+    )
+    @app_commands.rename(player=slash.pgettext("option", "player"))
+    @app_commands.describe(player=slash.gettext("Whose record (default: yours)"))
     async def stats(self, interaction: Interaction, player: discord.User | None = None) -> None:
         await common.stats(interaction, (player or interaction.user).id)
 
-    @app_commands.command(description="This server's best code-breakers.")
+    @app_commands.command(
+        name=slash.pgettext("command", "leaderboard"),
+        description=slash.gettext("This server's best code-breakers."),
+    )
     async def leaderboard(self, interaction: Interaction) -> None:
         await common.leaderboard(interaction)

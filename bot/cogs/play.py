@@ -17,11 +17,12 @@ from bot.cogs import boards, replies
 from bot.cogs.context import Interaction
 from bot.cogs.inputs import Input
 from bot.cogs.replies import actor, guarded
-from bot.engine.codes import Code, CodeError, CodeSpace
+from bot.engine.codes import Code, CodeSpace
 from bot.engine.game import Status, Variant
 from bot.modes import play
 from bot.modes.common import BadChoice, active
-from bot.ui import components, embeds, ids, text
+from bot.ui import components, embeds, i18n, ids, text
+from bot.ui.errors import Unpicked
 
 
 @guarded
@@ -35,13 +36,14 @@ async def start(interaction: Interaction, variant: Variant, solo: bool) -> None:
     game = await play.start(bot.store, who, variant, solo, message_id)
     replies.answered_publicly(interaction)
     assert game.id is not None
-    async with replies.committed(interaction, "The game"):
+    t = i18n.channel(interaction)
+    async with replies.committed(interaction, "game"):
         await boards.show(
             bot,
             game.id,
             game.version,
             lambda: interaction.edit_original_response(
-                embed=embeds.play_board(game), view=components.play_view(game)
+                embed=embeds.play_board(game, t=t), view=components.play_view(game, t=t)
             ),
         )
 
@@ -61,23 +63,24 @@ async def open_picker(interaction: Interaction, game_id: int) -> None:
     """The Guess button: a private picker (a select per peg), or a modal for long codes."""
     game = await play.may_guess(interaction.client.store, game_id, actor(interaction))
     space = game.variant.space
+    t = i18n.person(interaction)
     if space.pegs > components.PICKER_MAX_PEGS:
         # The modal's id carries this click's id: submitting it twice is one guess.
         await interaction.response.send_modal(
-            components.CodeModal(game_id, space, nonce=interaction.id)
+            components.CodeModal(game_id, space, nonce=interaction.id, t=t)
         )
         return
     chosen: list[int | None] = [None] * space.pegs
     await interaction.response.send_message(
-        _picker_text(space, chosen),
-        view=components.picker_view(game_id, space, chosen),
+        _picker_text(space, chosen, t),
+        view=components.picker_view(game_id, space, chosen, t=t),
         ephemeral=True,
     )
 
 
-def _picker_text(space: CodeSpace, chosen: list[int | None]) -> str:
+def _picker_text(space: CodeSpace, chosen: list[int | None], t: i18n.Messages) -> str:
     shown = "".join("❔" if c is None else space.palette[c].emoji for c in chosen)
-    return f"Pick a colour for each peg, then submit. Your guess: {shown}"
+    return t.gettext("Pick a colour for each peg, then submit. Your guess: {shown}", shown=shown)
 
 
 def _colour_choice(space: CodeSpace, values: list[str]) -> int:
@@ -99,8 +102,10 @@ async def pick_peg(interaction: Interaction, game_id: int, peg: int, values: lis
     colour = _colour_choice(space, values)
     chosen = components.picked_colours(interaction.message, game_id, space)
     chosen[peg] = colour
+    t = i18n.person(interaction)
     await interaction.response.edit_message(
-        content=_picker_text(space, chosen), view=components.picker_view(game_id, space, chosen)
+        content=_picker_text(space, chosen, t),
+        view=components.picker_view(game_id, space, chosen, t=t),
     )
 
 
@@ -109,9 +114,9 @@ async def submit_pick(interaction: Interaction, game_id: int) -> None:
     game = await play.may_guess(interaction.client.store, game_id, actor(interaction))
     space = game.variant.space
     chosen = components.picked_colours(interaction.message, game_id, space)
-    missing = [str(i + 1) for i, c in enumerate(chosen) if c is None]
+    missing = [i + 1 for i, c in enumerate(chosen) if c is None]
     if missing:
-        raise CodeError(f"Pick a colour for peg {', '.join(missing)} first.")
+        raise Unpicked(missing)
     code = tuple(c for c in chosen if c is not None)
     # One picker message makes one guess, however often its Submit is clicked.
     message = interaction.message
@@ -135,10 +140,12 @@ async def _guess_and_report(
     bot = interaction.client
     who = actor(interaction, source)
     game, outcome = await play.guess(bot.store, game_id, who, code)
-    line = text.guess_line(game.variant.space, outcome, who.user_id)
-    async with replies.committed(interaction, "Your guess"):
+    t = i18n.channel(interaction)
+    line = text.guess_line(game.variant.space, outcome, who.user_id, t=t)
+    async with replies.committed(interaction, "guess"):
         if edit_picker:
-            await interaction.response.edit_message(content="Guess sent. ✅", view=None)
+            sent = i18n.person(interaction).gettext("Guess sent. ✅")
+            await interaction.response.edit_message(content=sent, view=None)
             message: discord.Message | None = await interaction.followup.send(line, wait=True)
         else:
             await interaction.response.send_message(line)
@@ -147,7 +154,7 @@ async def _guess_and_report(
         if outcome.status is Status.WON and outcome.secret is not None:
             needed = await play.knuth_guesses(bot.solver, game, outcome.secret)
             if needed is not None:
-                note = text.knuth_note(needed)
+                note = text.knuth_note(needed, t=t)
                 if message is not None:
                     await message.edit(content=line + note)
                 else:

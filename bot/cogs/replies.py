@@ -16,6 +16,7 @@ from bot.cogs import boards
 from bot.cogs.context import Interaction
 from bot.modes.common import Actor
 from bot.store import AlreadyApplied
+from bot.ui import i18n, text
 from bot.ui.errors import friendly
 
 log = logging.getLogger(__name__)
@@ -65,14 +66,14 @@ def guarded(
 
 
 @contextlib.asynccontextmanager
-async def committed(interaction: Interaction, what: str) -> AsyncIterator[None]:
+async def committed(interaction: Interaction, what: text.Recorded) -> AsyncIterator[None]:
     """Wrap everything after a commit: whatever fails, the player is told `what` counted, and
     never to try again."""
     try:
         yield
     except Exception:
         log.warning("after a stored move (interaction %s)", interaction.id, exc_info=True)
-        await tell_privately(interaction, f"✅ {what} was recorded. The board will catch up.")
+        await tell_privately(interaction, text.recorded(what, t=i18n.person(interaction)))
 
 
 async def tell_privately(interaction: Interaction, message: str) -> None:
@@ -105,7 +106,7 @@ async def reply_error(interaction: discord.Interaction, error: BaseException | s
     board) has that message deleted first: Discord would otherwise turn the first followup
     into that public message, and everyone would see the refusal.
     """
-    message = error if isinstance(error, str) else friendly(error)
+    message = error if isinstance(error, str) else friendly(error, i18n.person(interaction))
     try:
         if not interaction.response.is_done():
             await interaction.response.send_message(message, ephemeral=True)

@@ -12,7 +12,7 @@ from bot.engine.game import SolveGame, Variant
 from bot.modes import common, solve
 from bot.modes.common import BadChoice
 from bot.ui import boards as drawn
-from bot.ui import ids, text
+from bot.ui import i18n, ids
 
 
 @guarded
@@ -26,7 +26,7 @@ async def start(interaction: Interaction, variant: Variant, strategy: str) -> No
     move = await solve.opening(bot.solver, variant, strategy, interaction.id & 0xFFFF)
     game = await solve.start(bot.store, who, variant, strategy, tuple(move.guess), message_id)
     replies.answered_publicly(interaction)
-    async with replies.committed(interaction, "The game"):
+    async with replies.committed(interaction, "game"):
         await _show(interaction, solve.SolveStep(game, move.remaining))
 
 
@@ -67,7 +67,7 @@ async def _answer(
     if black != game.variant.pegs:
         await interaction.response.defer()  # the solver may take a moment
     step = await solve.answer(bot.store, bot.solver, game, who, black, white)
-    async with replies.committed(interaction, "Your answer"):
+    async with replies.committed(interaction, "answer"):
         await _show(interaction, step)
 
 
@@ -79,7 +79,7 @@ async def undo(interaction: Interaction, game_id: int, version: int) -> None:
     solve.check_undo(game, who)  # "nothing to undo" before any work
     await interaction.response.defer()
     step = await solve.undo(bot.store, bot.solver, game, who)
-    async with replies.committed(interaction, "Your undo"):
+    async with replies.committed(interaction, "undo"):
         await _show(interaction, step)
 
 
@@ -88,22 +88,15 @@ async def stop(interaction: Interaction, game_id: int) -> None:
     bot = interaction.client
     game = await common.give_up(bot.store, game_id, actor(interaction))
     assert isinstance(game, SolveGame)
-    async with replies.committed(interaction, "Ending the game"):
+    async with replies.committed(interaction, "end"):
         await _show(interaction, solve.SolveStep(game, None))
-
-
-def _note(step: solve.SolveStep) -> str | None:
-    if step.no_code_left is not None:
-        return f"⚠️ {step.no_code_left}"
-    if step.undone is not None:
-        black, white = step.undone
-        return f"↩️ Took back {text.pegs(black, white)} ({text.peg_words(black, white)})."
-    return None
 
 
 async def _show(interaction: Interaction, step: solve.SolveStep) -> None:
     """Draw a solve board through the interaction that changed it (never over a newer one)."""
-    board = drawn.solve(step.game, step.remaining, _note(step))
+    t = i18n.channel(interaction)
+    note = drawn.solve_note(step.game, step.no_code_left is not None, step.undone, t)
+    board = drawn.solve(step.game, step.remaining, note, t)
 
     async def draw() -> None:
         if interaction.response.is_done():

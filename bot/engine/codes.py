@@ -12,8 +12,11 @@ from __future__ import annotations
 import itertools
 import math
 import re
+import unicodedata
 from dataclasses import dataclass
-from functools import cached_property
+from enum import StrEnum
+from functools import cache, cached_property
+from typing import Any
 
 import numpy as np
 
@@ -49,8 +52,41 @@ COLOURS: tuple[Colour, ...] = (
     Colour("olive", "L", "🫒"),
 )
 
+NAMES_BY_LANGUAGE: dict[str, tuple[tuple[str, ...], ...]] = {
+    "pl": (
+        ("czerwony",),
+        ("zielony",),
+        ("niebieski",),
+        ("żółty",),
+        ("pomarańczowy",),
+        ("brązowy",),
+        ("fioletowy",),
+        ("różowy",),
+        ("turkusowy",),
+        ("oliwkowy",),
+    ),
+}
+"""Colour names in other languages, in the order of COLOURS. Every language is accepted in
+every game, and letters with diacritics may be left off (`zolty` is `żółty`)."""
+
 _SEPARATORS = re.compile(r"[\s,;|/\-_.+]+")
 _VARIATION_SELECTOR = "\ufe0f"
+_UNKNOWN_WORD = re.compile(r"[^\W\d_]+|.")
+_FOLD_ALSO = {"ł": "l", "đ": "d", "ø": "o"}  # letters NFD does not split
+
+
+@cache
+def _fold_char(char: str) -> str:
+    """One lower-case letter without its diacritic (ż → z, ł → l); anything else unchanged."""
+    if char in _FOLD_ALSO:
+        return _FOLD_ALSO[char]
+    base = unicodedata.normalize("NFD", char)[0]
+    return base if base.isalpha() and base.isascii() else char
+
+
+def fold(text: str) -> str:
+    """Lower case without diacritics, one character for one, so positions still match."""
+    return "".join(_fold_char(char) for char in text.lower())
 
 
 def colour_counts(codes: np.ndarray, colours: int) -> np.ndarray:
@@ -62,8 +98,35 @@ def colour_counts(codes: np.ndarray, colours: int) -> np.ndarray:
     return counts
 
 
+class CodeProblem(StrEnum):
+    """Why a code or variant cannot be used: with `CodeError.details`, what a presentation
+    layer needs to say it in the player's language (the message itself is English)."""
+
+    PEGS_RANGE = "pegs-range"  # pegs
+    COLOURS_RANGE = "colours-range"  # colours
+    TOO_FEW_COLOURS = "too-few-colours"  # pegs, colours
+    NO_SUCH_INDEX = "no-such-index"  # index, size
+    LENGTH = "length"  # pegs, count, text (None for a code given as numbers), example
+    COLOUR_NUMBER = "colour-number"  # colour
+    REPEATS = "repeats"  # repeated (colour numbers)
+    EMPTY = "empty"  # pegs, example
+    TOO_LONG = "too-long"  # length, pegs, example
+    NOT_IN_GAME = "not-in-game"  # colour, token, colours
+    UNKNOWN_DIGIT = "unknown-digit"  # token, colours
+    UNKNOWN_COLOUR = "unknown-colour"  # token, colours
+    NEGATIVE_ANSWER = "negative-answer"
+    TOO_MANY_PEGS = "too-many-pegs"  # black, white, pegs
+    IMPOSSIBLE_ANSWER = "impossible-answer"  # black
+
+
 class CodeError(ValueError):
-    """A code a player wrote cannot be used; the message says what to fix."""
+    """A code a player wrote cannot be used; the message says what to fix (in English), and
+    `problem` with `details` say the same as data, for a translation."""
+
+    def __init__(self, message: str, problem: CodeProblem | None = None, **details: Any) -> None:
+        super().__init__(message)
+        self.problem = problem
+        self.details = details
 
 
 def digit_for(colour: int) -> str:
@@ -85,13 +148,24 @@ class CodeSpace:
 
     def __init__(self, pegs: int, colours: int, duplicates: bool = True) -> None:
         if not MIN_PEGS <= pegs <= MAX_PEGS:
-            raise CodeError(f"A code has {MIN_PEGS} to {MAX_PEGS} pegs, not {pegs}.")
+            raise CodeError(
+                f"A code has {MIN_PEGS} to {MAX_PEGS} pegs, not {pegs}.",
+                CodeProblem.PEGS_RANGE,
+                pegs=pegs,
+            )
         if not MIN_COLOURS <= colours <= MAX_COLOURS:
-            raise CodeError(f"A game has {MIN_COLOURS} to {MAX_COLOURS} colours, not {colours}.")
+            raise CodeError(
+                f"A game has {MIN_COLOURS} to {MAX_COLOURS} colours, not {colours}.",
+                CodeProblem.COLOURS_RANGE,
+                colours=colours,
+            )
         if not duplicates and colours < pegs:
             raise CodeError(
                 f"Without repeated colours, {pegs} pegs need at least {pegs} colours "
-                f"(this game has {colours})."
+                f"(this game has {colours}).",
+                CodeProblem.TOO_FEW_COLOURS,
+                pegs=pegs,
+                colours=colours,
             )
         self.pegs = pegs
         self.colours = colours
@@ -138,7 +212,12 @@ class CodeSpace:
     def code_at(self, index: int) -> Code:
         """The code of rank `index`; inverse of `index_of`."""
         if not 0 <= index < self.size:
-            raise CodeError(f"There is no code number {index} in a space of {self.size}.")
+            raise CodeError(
+                f"There is no code number {index} in a space of {self.size}.",
+                CodeProblem.NO_SUCH_INDEX,
+                index=index,
+                size=self.size,
+            )
         if self.duplicates:
             digits = []
             for _ in range(self.pegs):
@@ -157,12 +236,23 @@ class CodeSpace:
         """Check length, colour range and repeats; return the code as a tuple."""
         code = tuple(int(c) for c in code)
         if len(code) != self.pegs:
-            raise CodeError(f"A code here has {self.pegs} pegs; that one has {len(code)}.")
+            raise CodeError(
+                f"A code here has {self.pegs} pegs; that one has {len(code)}.",
+                CodeProblem.LENGTH,
+                pegs=self.pegs,
+                count=len(code),
+                text=None,
+                example=self.example(),
+            )
         for colour in code:
             if not 0 <= colour < self.colours:
-                raise CodeError(f"Colour number {colour + 1} is not in this game.")
+                raise CodeError(
+                    f"Colour number {colour + 1} is not in this game.",
+                    CodeProblem.COLOUR_NUMBER,
+                    colour=colour,
+                )
         if not self.duplicates and len(set(code)) != len(code):
-            raise CodeError(self._repeat_message(code))
+            raise self._repeats(code)
         return code
 
     # --- the whole space, for the solver ---------------------------------------------------
@@ -171,12 +261,14 @@ class CodeSpace:
     def codes(self) -> np.ndarray:
         """Every code as a row of colour numbers, in index order: shape (size, pegs), uint8."""
         if self.duplicates:
+            # Column by column into one uint8 array: a million codes cost 6 MB of output and one
+            # int64 index, not a stack of int64 columns (+100 MB at the peak for 6 x 10).
+            out = np.empty((self.size, self.pegs), dtype=np.uint8)
             index = np.arange(self.size, dtype=np.int64)
-            columns = [
-                (index // self.colours ** (self.pegs - 1 - p)) % self.colours
-                for p in range(self.pegs)
-            ]
-            return np.stack(columns, axis=1).astype(np.uint8)
+            for p in range(self.pegs - 1, -1, -1):
+                out[:, p] = index % self.colours
+                index //= self.colours
+            return out
         flat = itertools.chain.from_iterable(itertools.permutations(range(self.colours), self.pegs))
         array = np.fromiter(flat, dtype=np.uint8, count=self.size * self.pegs)
         return array.reshape(self.size, self.pegs)
@@ -195,11 +287,20 @@ class CodeSpace:
         """Read a code written as digits, letters, colour names or emoji, separated or not."""
         text = (text or "").replace(_VARIATION_SELECTOR, "").strip()
         if not text:
-            raise CodeError(f"Write a code of {self.pegs} colours, for example {self.example()}.")
+            raise CodeError(
+                f"Write a code of {self.pegs} colours, for example {self.example()}.",
+                CodeProblem.EMPTY,
+                pegs=self.pegs,
+                example=self.example(),
+            )
         if len(text) > self.MAX_INPUT:
             raise CodeError(
                 f"That is {len(text):,} characters; a code here is {self.pegs} colours, "
-                f"for example {self.example()}."
+                f"for example {self.example()}.",
+                CodeProblem.TOO_LONG,
+                length=len(text),
+                pegs=self.pegs,
+                example=self.example(),
             )
         code: list[int] = []
         for chunk in _SEPARATORS.split(text):
@@ -208,25 +309,35 @@ class CodeSpace:
         if len(code) != self.pegs:
             raise CodeError(
                 f"A code here has {self.pegs} pegs; {excerpt(text)} has {len(code)}. "
-                f"Example: {self.example()}."
+                f"Example: {self.example()}.",
+                CodeProblem.LENGTH,
+                pegs=self.pegs,
+                count=len(code),
+                text=text,
+                example=self.example(),
             )
         if not self.duplicates and len(set(code)) != len(code):
-            raise CodeError(self._repeat_message(tuple(code)))
+            raise self._repeats(tuple(code))
         return tuple(code)
 
     def _read_chunk(self, chunk: str) -> list[int]:
         """Split one unseparated chunk greedily: the longest colour word first, then letters."""
-        lowered = chunk.lower()
+        lowered = fold(chunk)
         colours, position = [], 0
         while position < len(lowered):
             match = self._longest_token_at(lowered, position)
             if match is None:
-                raise CodeError(self._unknown_message(chunk, position))
+                raise self._unknown(chunk, position)
             token, colour = match
             if colour >= self.colours:
+                shown = chunk[position : position + len(token)]
                 raise CodeError(
-                    f"{COLOURS[colour].name.capitalize()} ({excerpt(token)}) is not in this game. "
-                    f"Colours: {self.legend()}."
+                    f"{COLOURS[colour].name.capitalize()} ({excerpt(shown)}) is not in this game. "
+                    f"Colours: {self.legend()}.",
+                    CodeProblem.NOT_IN_GAME,
+                    colour=colour,
+                    token=shown,
+                    colours=self.colours,
                 )
             colours.append(colour)
             position += len(token)
@@ -242,27 +353,41 @@ class CodeSpace:
         """Every word that names a colour, longest first so 'red' wins over the letter 'r'."""
         tokens: dict[str, int] = {}
         for number, colour in enumerate(COLOURS):
-            for word in (colour.name, *colour.aliases, colour.letter.lower()):
-                tokens.setdefault(word, number)
+            local = (names[number] for names in NAMES_BY_LANGUAGE.values())
+            for word in (colour.name, *colour.aliases, *itertools.chain(*local)):
+                tokens.setdefault(fold(word), number)
+            tokens.setdefault(colour.letter.lower(), number)
             tokens[colour.emoji.replace(_VARIATION_SELECTOR, "")] = number
         for number in range(min(self.colours, MAX_COLOURS)):
             tokens[digit_for(number)] = number
         return sorted(tokens.items(), key=lambda item: -len(item[0]))
 
-    def _unknown_message(self, chunk: str, position: int) -> str:
-        bad = re.match(r"[a-z]+|.", chunk[position:], re.IGNORECASE)
+    def _unknown(self, chunk: str, position: int) -> CodeError:
+        bad = _UNKNOWN_WORD.match(chunk[position:])
         token = bad.group(0) if bad else chunk[position:]
         if token.isdigit():
-            return (
+            return CodeError(
                 f"{excerpt(token)} is not a colour here: use digits {self.digit_range()}. "
-                f"Colours: {self.legend()}."
+                f"Colours: {self.legend()}.",
+                CodeProblem.UNKNOWN_DIGIT,
+                token=token,
+                colours=self.colours,
             )
-        return f"I don't know the colour {excerpt(token)}. Colours: {self.legend()}."
+        return CodeError(
+            f"I don't know the colour {excerpt(token)}. Colours: {self.legend()}.",
+            CodeProblem.UNKNOWN_COLOUR,
+            token=token,
+            colours=self.colours,
+        )
 
-    def _repeat_message(self, code: Code) -> str:
+    def _repeats(self, code: Code) -> CodeError:
         repeated = sorted({c for c in code if code.count(c) > 1})
         names = ", ".join(COLOURS[c].name for c in repeated)
-        return f"Colours may not repeat in this game, and {names} does."
+        return CodeError(
+            f"Colours may not repeat in this game, and {names} does.",
+            CodeProblem.REPEATS,
+            repeated=tuple(repeated),
+        )
 
     # --- formatting ------------------------------------------------------------------------
 
@@ -303,14 +428,20 @@ class CodeSpace:
     def check_answer(self, black: int, white: int) -> None:
         """Refuse answers no secret can produce."""
         if black < 0 or white < 0:
-            raise CodeError("Black and white pegs are counted from 0.")
+            raise CodeError("Black and white pegs are counted from 0.", CodeProblem.NEGATIVE_ANSWER)
         if black + white > self.pegs:
             raise CodeError(
                 f"{black} black and {white} white is {black + white} pegs, but a code has only "
-                f"{self.pegs}."
+                f"{self.pegs}.",
+                CodeProblem.TOO_MANY_PEGS,
+                black=black,
+                white=white,
+                pegs=self.pegs,
             )
         if black == self.pegs - 1 and white == 1:
             raise CodeError(
                 f"{black} black and 1 white cannot happen: if {black} pegs are right, the last "
-                "one cannot be the right colour in the wrong place."
+                "one cannot be the right colour in the wrong place.",
+                CodeProblem.IMPOSSIBLE_ANSWER,
+                black=black,
             )

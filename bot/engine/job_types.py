@@ -76,6 +76,9 @@ class SimulationResult:
     planned: int
     all_secrets: bool
     seconds: float
+    note: str | None = None
+    """Why the strategy played differently than its name says (e.g. `optimal` without a tree
+    for this variant), for the chart to show."""
 
     @property
     def games(self) -> int:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import os
 from collections.abc import Sequence
 
+from bot.engine.codes import CodeSpace
 from bot.engine.job_types import (
     NextGuess,
     NoCodeLeft,
@@ -20,14 +21,15 @@ from bot.engine.job_types import (
     WorkerMemory,
 )
 from bot.engine.search import EXACT_LIMIT, SearchLimits, check_size
-from bot.engine.simulate import TreeWalker, simulate
+from bot.engine.simulate import TreeWalker, cpu_count, simulate
 from bot.engine.solver import Contradiction, Solver, context_for, contexts
 
 PlainHistory = Sequence[tuple[Sequence[int], int, int]]
 """(guess colours, black, white) per answered guess."""
 
 FULL_SWEEP_LIMIT = 8192
-"""Up to this many codes, /mastermind simulate plays every secret (at most about 5 s)."""
+"""Up to this many codes, /mastermind simulate plays every secret (well under a second, on
+every core of the simulation worker)."""
 
 CLASSIC = VariantSpec(4, 6, True)
 
@@ -37,9 +39,13 @@ of a variant's tables)."""
 
 
 def warm_up() -> int:
-    """Build the default variant's tables so the first real request is fast; returns the pid."""
+    """Load the compiled search (compiled on the first run after an install, then read from
+    numba's disk cache: about a second) and build the default variant's tables, so no player
+    waits for either; returns the pid."""
     _solver(CLASSIC, "knuth").next_move([])
     _knuth_walker(CLASSIC).play(0)
+    simulate(CodeSpace(2, 3), "knuth")  # the compiled sweep
+    _solver(CLASSIC, "knuth").context.warm_approximate()
     return os.getpid()
 
 
@@ -108,7 +114,15 @@ def simulation(
     else:
         games = budget.approximate_games
     limits = SearchLimits(time_budget=budget.move_seconds)
-    result = simulate(space, strategy, games=games, seed=seed, limits=limits, budget=budget.seconds)
+    result = simulate(
+        space,
+        strategy,
+        games=games,
+        seed=seed,
+        limits=limits,
+        budget=budget.seconds,
+        jobs=cpu_count(),
+    )
     return SimulationResult(
         pegs=result.pegs,
         colours=result.colours,
@@ -119,6 +133,7 @@ def simulation(
         planned=result.planned,
         all_secrets=result.all_secrets,
         seconds=result.seconds,
+        note=result.note,
     )
 
 

@@ -4,17 +4,15 @@ Black pegs count positions where guess and secret agree; white pegs count the re
 overlap (the multiset intersection minus the blacks), so repeated colours are scored exactly.
 
 Vectorised results use one small integer per answer, `black * (pegs + 1) + white`, which fits a
-uint8 for every variant. Many-against-many scoring goes through a `Scorer`:
-
-* small spaces (up to `FULL_TABLE_LIMIT` codes) keep the whole feedback table in memory;
-* larger ones split each code into position groups and a colour multiset. Blacks are the sum of
-  small per-group tables and hits (black + white) come from a multiset-against-multiset table, so
-  any block of feedback is three row-gathers and two additions, and nothing of size N x N is ever
-  materialised.
+uint8 for every variant. Many-against-many scoring goes through a `Scorer`, in compiled loops
+(`kernels`): blacks are counted position by position and hits (black + white) come from a small
+table of colour multiset against colour multiset. Only small spaces (up to
+`TABLE_LIMIT` codes) keep the whole N x N table.
 """
 
 from __future__ import annotations
 
+import math
 from collections import Counter
 from functools import cached_property
 
@@ -22,12 +20,22 @@ import numpy as np
 
 from bot.engine.codes import Code, CodeSpace, colour_counts
 
-FULL_TABLE_LIMIT = 8192
-"""Spaces up to this many codes keep an N x N uint8 table (8192 codes: 64 MiB)."""
+TABLE_LIMIT = 2048
+"""Spaces up to this many codes keep the whole N x N answer table (4 x 7: 5.8 MB), so a guess's
+answers are one row gather."""
 
-GROUP_TABLE_LIMIT = 512
-"""A position group spans at most this many colour patterns, which keeps the per-node column
-cache (patterns x candidates bytes) small: 45 MiB for all 32,768 codes of 5 pegs x 8 colours."""
+
+MULTISET_TABLE_LIMIT = 2048
+"""Spaces with up to this many colour multisets keep the multiset x multiset hits table (4 MiB);
+larger ones (6 x 10: 5,005, 25 MB) count hits colour by colour, which only the approximate
+search meets."""
+
+
+def multiset_count(space: CodeSpace) -> int:
+    """How many colour multisets (codes up to the order of their pegs) the space has."""
+    if space.duplicates:
+        return math.comb(space.pegs + space.colours - 1, space.pegs)
+    return math.comb(space.colours, space.pegs)
 
 
 def score(guess: Code, secret: Code) -> tuple[int, int]:
@@ -59,140 +67,75 @@ def score_against(space: CodeSpace, guess: Code, codes: np.ndarray) -> np.ndarra
     guess_counts = np.bincount(guess_row, minlength=space.colours).astype(np.uint8)
     counts = colour_counts(codes, space.colours)
     hits = np.minimum(counts, guess_counts).sum(axis=1, dtype=np.uint8)
-    return (black * np.uint8(space.pegs) + hits).astype(np.uint8)
+    return np.asarray(black * np.uint8(space.pegs) + hits, dtype=np.uint8)
 
 
 class Scorer:
-    """Feedback for blocks of (guess indices x code indices) of one code space."""
+    """Feedback for guesses (indices) against many codes (indices) of one code space, in
+    compiled loops. Its arrays (`tables`) are built on first use."""
 
     def __init__(self, space: CodeSpace) -> None:
         self.space = space
         self.pegs = space.pegs
         self.width = feedback_count(space.pegs)
 
-    @cached_property
-    def uses_full_table(self) -> bool:
-        return self.space.size <= FULL_TABLE_LIMIT
-
-    @cached_property
-    def table(self) -> np.ndarray:
-        """The whole N x N feedback table (small spaces only)."""
-        if not self.uses_full_table:
-            raise MemoryError(f"{self.space} is too large for a full feedback table")
-        codes = np.arange(self.space.size)
-        return self._block_from_parts(self._columns(codes), codes)
-
     def against(self, guess: int, codes: np.ndarray) -> np.ndarray:
-        """Answer numbers of one guess (an index) against many code indices."""
-        if self.uses_full_table:
-            return self.table[guess, codes]
-        hits_table, ms_keys = self._hits_part
-        out = hits_table[ms_keys[guess]][ms_keys[codes]]
-        for table, keys in self._black_parts:
-            out += table[keys[guess]][keys[codes]]
+        """Answer numbers of one guess (an index) against many code indices, uint8."""
+        from bot.engine import kernels
+
+        targets = np.ascontiguousarray(codes, dtype=np.int64)
+        out = np.empty(len(targets), dtype=np.uint8)
+        kernels.feedback(self.tables, guess, targets, out)
         return out
 
     def block(self, guesses: np.ndarray, codes: np.ndarray) -> np.ndarray:
         """Answer numbers, shape (len(guesses), len(codes)), uint8."""
-        if self.uses_full_table:
-            return self.table[guesses][:, codes]
-        return self._block_from_parts(self.columns(codes), guesses)
-
-    def columns(self, codes: np.ndarray, rows_hint: int | None = None) -> ColumnCache:
-        """Precompute the column side for a fixed set of codes; rows are then cheap gathers.
-
-        With a full table and few rows to come (`rows_hint`), gathering rows first is cheaper,
-        so the cache just remembers the codes.
-        """
-        if self.uses_full_table:
-            if rows_hint is not None and rows_hint < self.space.size // 2:
-                return ColumnCache(codes=codes)
-            return ColumnCache(full=self.table[:, codes])
-        return self._columns(codes)
-
-    def rows(self, cache: ColumnCache, guesses: np.ndarray) -> np.ndarray:
-        """Answer numbers of `guesses` against the codes a `ColumnCache` was built for."""
-        if cache.full is not None:
-            return cache.full[guesses]
-        if cache.codes is not None:
-            return self.table[guesses][:, cache.codes]
-        return self._block_from_parts(cache, guesses)
-
-    # --- decomposed tables -----------------------------------------------------------------
-
-    def _columns(self, codes: np.ndarray) -> ColumnCache:
-        parts = [table[:, keys[codes]] for table, keys in self._black_parts]
-        hits_table, ms_keys = self._hits_part
-        return ColumnCache(black_parts=parts, hits=hits_table[:, ms_keys[codes]])
-
-    def _block_from_parts(self, cache: ColumnCache, guesses: np.ndarray) -> np.ndarray:
-        _, ms_keys = self._hits_part
-        out = cache.hits[ms_keys[guesses]]
-        for part, (_, keys) in zip(cache.black_parts, self._black_parts, strict=True):
-            out += part[keys[guesses]]
+        out = np.empty((len(guesses), len(codes)), dtype=np.uint8)
+        for row, guess in enumerate(guesses):
+            out[row] = self.against(int(guess), codes)
         return out
 
     @cached_property
-    def _groups(self) -> list[range]:
-        """Consecutive positions grouped so each group has at most GROUP_TABLE_LIMIT patterns."""
-        per_group = 1
-        while self.space.colours ** (per_group + 1) <= GROUP_TABLE_LIMIT:
-            per_group += 1
-        return [
-            range(start, min(start + per_group, self.pegs))
-            for start in range(0, self.pegs, per_group)
-        ]
+    def tables(self) -> tuple[np.ndarray, ...]:
+        """What the compiled loops take (see `kernels`): codes, colour counts, colour masks,
+        multiset numbers, the multiset hits table and the full answer table (1 x 1 if none)."""
+        from bot.engine import kernels
 
-    @cached_property
-    def _black_parts(self) -> list[tuple[np.ndarray, np.ndarray]]:
-        """Per position group: (pattern x pattern blacks * pegs, each code's pattern number)."""
-        colours, codes = self.space.colours, self.space.codes
-        parts = []
-        for group in self._groups:
-            width = len(group)
-            keys = np.zeros(self.space.size, dtype=np.int32)
-            for p in group:
-                keys = keys * colours + codes[:, p]
-            patterns = np.indices((colours,) * width).reshape(width, -1).T
-            equal = np.zeros((len(patterns), len(patterns)), dtype=np.uint8)
-            for j in range(width):
-                equal += patterns[:, None, j] == patterns[None, :, j]
-            parts.append((equal * np.uint8(self.pegs), keys))
-        return parts
-
-    @cached_property
-    def _hits_part(self) -> tuple[np.ndarray, np.ndarray]:
-        """(multiset x multiset common-colour counts, each code's multiset number)."""
-        counts = self.space.counts
-        radix = (self.pegs + 1) ** np.arange(self.space.colours, dtype=np.int64)
-        _, first, keys = np.unique(counts @ radix, return_index=True, return_inverse=True)
+        space = self.space
+        codes, counts = space.codes, space.counts
+        cmask = np.zeros(space.size, dtype=np.int32)
+        for p in range(self.pegs):
+            cmask |= np.left_shift(1, codes[:, p].astype(np.int32))
+        none = np.zeros((1, 1), dtype=np.uint8)
+        if multiset_count(space) > MULTISET_TABLE_LIMIT:
+            small = (codes, counts, cmask, np.zeros(1, dtype=np.int32), none, none)
+            return small
+        radix = (self.pegs + 1) ** np.arange(space.colours, dtype=np.int64)
+        _, first, numbers = np.unique(counts @ radix, return_index=True, return_inverse=True)
         multisets = counts[first]
         hits = np.zeros((len(multisets), len(multisets)), dtype=np.uint8)
-        for colour in range(self.space.colours):
+        for colour in range(space.colours):
             hits += np.minimum(multisets[:, None, colour], multisets[None, :, colour])
-        return hits, keys.reshape(-1).astype(np.int32)
+        ms = numbers.reshape(-1).astype(np.int32)
+        small = (codes, counts, cmask, ms, hits, none)
+        if space.size > TABLE_LIMIT:
+            return small
+        return (*small[:5], kernels.full_table(small))
 
-
-class ColumnCache:
-    """The code-side half of a block computation, reused for every chunk of guesses."""
-
-    __slots__ = ("black_parts", "codes", "full", "hits")
-
-    def __init__(
-        self,
-        full: np.ndarray | None = None,
-        black_parts: list[np.ndarray] | None = None,
-        hits: np.ndarray | None = None,
-        codes: np.ndarray | None = None,
-    ) -> None:
-        self.full = full
-        self.codes = codes
-        self.black_parts = black_parts or []
-        self.hits = hits
+    @property
+    def nbytes(self) -> int:
+        """Bytes of the arrays built so far, the code space's included."""
+        built = vars(self)
+        if "tables" in built:
+            return sum(int(array.nbytes) for array in built["tables"])
+        return sum(
+            int(vars(self.space)[n].nbytes) for n in ("codes", "counts") if n in vars(self.space)
+        )
 
 
 def class_counts(feedback: np.ndarray, width: int) -> np.ndarray:
-    """Per row of a (guesses x codes) feedback block, how many codes give each answer."""
+    """Per row of a (guesses x codes) feedback block, how many codes give each answer (a plain
+    NumPy reference for the compiled scan)."""
     rows = feedback.shape[0]
     offsets = (np.arange(rows, dtype=np.intp) * width)[:, None]
     flat = (feedback + offsets).ravel()

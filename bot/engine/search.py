@@ -1,56 +1,55 @@
 """The guess search: score a pool of guesses against the candidates and take the best.
 
-Two ideas keep it exact and fast:
+Three ideas keep it exact and fast (the loops themselves are compiled, see `kernels`):
 
-* **Free-colour symmetry.** Colours that no guess has used yet are interchangeable: swapping them
-  maps the candidate set onto itself and every guess onto one that splits it identically. So
-  only one guess per class needs scoring, and the lowest member of a class is the one whose free
-  colours appear in increasing order (the *canonical* guess). Knuth's tie-break (a candidate
-  first, then the lowest code) picks the same guess as a search over every code. After 11223 on
-  5 pegs x 8 colours this leaves 1,915 of 32,768 guesses.
-* **A candidate that cannot be beaten ends the search early.** When n candidates remain and a
-  candidate guess already reaches the best score any guess could reach (for minimax: n spread
-  over every non-winning answer), no other guess needs scoring.
+* **Symmetry.** Colours that no guess has used yet are interchangeable, colours no candidate
+  contains never score (one stands for all), and the symmetries that map every guess so far
+  onto itself (`symmetries`: swap positions and colours, as 1122 -> 2211) map the candidates
+  onto themselves. Only the lowest guess of each class of equivalent guesses is scored, which
+  is the one Knuth's tie-break (a candidate first, then the lowest code) would pick, so the
+  result is the same as a search over every code. After 11223 on 5 pegs x 8 colours this leaves
+  at most 1,915 of 32,768 guesses before the swaps.
+* **A guess that cannot win stops early.** Each guess is scored against the candidates one by
+  one, and dropped as soon as its partial score (worst class so far, for minimax) shows it
+  cannot beat the best guess found.
+* **The best possible score ends the search.** Candidates are scored first; once a guess
+  reaches the lowest score any guess could reach (for minimax: the candidates spread evenly over
+  every non-winning answer), no later guess can beat it.
 
 Code spaces above `EXACT_LIMIT` codes are searched approximately (see `SearchLimits`).
 """
 
 from __future__ import annotations
 
-import math
+import itertools
 import time
-from collections import OrderedDict
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from functools import cached_property
+from functools import cache, cached_property
 
 import numpy as np
 
 from bot.engine.codes import CodeSpace
 from bot.engine.scoring import (
-    FULL_TABLE_LIMIT,
-    GROUP_TABLE_LIMIT,
+    MULTISET_TABLE_LIMIT,
+    TABLE_LIMIT,
     Scorer,
-    class_counts,
     encode,
+    multiset_count,
 )
-from bot.engine.strategies import Strategy, minimax
+from bot.engine.strategies import ENTROPY_SCALE, Strategy
 
-EXACT_LIMIT = 50_000
+EXACT_LIMIT = 100_000
 """Code spaces up to this size are searched exactly, over every (canonical) guess."""
 
 MAX_CODES = 1_000_000
 """Larger code spaces are refused before any work starts."""
 
-CHUNK_ELEMENTS = 1 << 21
-"""Feedback values scored per chunk: bounds the memory of one step to a few tens of MB."""
+SYMMETRIES_LIMIT = 1024
+"""Symmetries passed to the compiled search (any subset of them is correct)."""
 
-EARLY_EXIT_CANDIDATES = 64
-"""Up to this many candidates, candidates are scored first in the hope of an early exit."""
-
-CANONICAL_CACHE_BYTES = 32 << 20
-"""Canonical guess sets kept per context. A worker lives for many games and on 6 pegs x 10
-colours one set is up to 4 MB, so the cache is bounded by bytes, not by entries."""
+CHUNK_GUESSES = 256
+"""The approximate search checks its deadline after each chunk of this many guesses."""
 
 
 class TooLarge(ValueError):
@@ -63,7 +62,7 @@ class SearchLimits:
 
     It scores at most `guess_pool` guesses (half seeded-random candidates, half seeded-random
     canonical codes) against at most `target_sample` seeded-random candidates, and stops
-    scoring further chunks once `time_budget` seconds have passed. Every pool holds candidates,
+    scoring further chunks once `time_budget` seconds have passed. Candidates are scored first,
     so each guess it returns can still win.
     """
 
@@ -80,6 +79,73 @@ def colour_mask(codes: Iterable[Iterable[int]], mask: int = 0) -> int:
     return mask
 
 
+def symmetries(
+    space: CodeSpace, guesses: Sequence[Sequence[int]], limit: int | None = SYMMETRIES_LIMIT
+) -> np.ndarray:
+    """The symmetries that map every guess onto itself, as rows: a permutation of the
+    positions, then a permutation of the colours (identity first, at most `limit` rows).
+
+    Such a symmetry maps the candidates onto themselves, so guesses it maps onto each other
+    split them alike and the search scores only the lowest (`kernels.lowest_in_orbit`). With
+    no guess, they are the position permutations (free colours are handled apart). After
+    1122: swap the 1s, swap the 2s, swap 1s with 2s (8); after 11223 on 5 pegs: 8.
+    """
+    if not guesses:
+        perms = _permutations(space.pegs)
+        identity = np.broadcast_to(np.arange(space.colours), (len(perms), space.colours))
+        return np.ascontiguousarray(np.hstack([perms, identity])[:limit])
+    rows = _stabiliser(space.pegs, space.colours, tuple(int(c) for c in guesses[0]))
+    for guess in guesses[1:]:
+        code = np.asarray(guess, dtype=np.int64)
+        images = np.take_along_axis(rows[:, space.pegs :], code[rows[:, : space.pegs]], axis=1)
+        rows = rows[(images == code).all(axis=1)]
+    return np.ascontiguousarray(rows[:limit])
+
+
+@cache
+def _permutations(pegs: int) -> np.ndarray:
+    """Every permutation of the positions, the identity first."""
+    return np.array(list(itertools.permutations(range(pegs))), dtype=np.int64)
+
+
+@cache
+def _stabiliser(pegs: int, colours: int, code: tuple[int, ...]) -> np.ndarray:
+    """Every symmetry (rows as in `symmetries`) mapping `code` onto itself, identity first.
+
+    A colour may only go to a colour with as many pegs in the code (a colour the code lacks
+    stays: free colours are reduced apart); then the positions of each colour go, in any
+    order, to the positions of its image.
+    """
+    where = {c: [p for p in range(pegs) if code[p] == c] for c in sorted(set(code))}
+    by_count: dict[int, list[int]] = {}
+    for c, places in where.items():
+        by_count.setdefault(len(places), []).append(c)
+    rows = []
+    for images in itertools.product(*(itertools.permutations(cs) for cs in by_count.values())):
+        sigma = list(range(colours))
+        for colours_of, images_of in zip(by_count.values(), images, strict=True):
+            for source_colour, image in zip(colours_of, images_of, strict=True):
+                sigma[source_colour] = image
+        # position p (colour code[p]) takes its colour from a position of colour sigma^-1(...)
+        inverse = {sigma[c]: c for c in where}
+        choices = [itertools.permutations(where[inverse[c]]) for c in where]
+        for picked in itertools.product(*choices):
+            perm = [0] * pegs
+            for c, sources in zip(where, picked, strict=True):
+                for target, source in zip(where[c], sources, strict=True):
+                    perm[target] = source
+            rows.append(perm + sigma)
+            if len(rows) >= SYMMETRIES_LIMIT:
+                break
+        if len(rows) >= SYMMETRIES_LIMIT:
+            break
+    table = np.array(rows, dtype=np.int64)
+    identity = np.array([*range(pegs), *range(colours)])
+    first = int(np.flatnonzero((table == identity).all(axis=1))[0])
+    table[[0, first]] = table[[first, 0]]
+    return table
+
+
 def check_size(space: CodeSpace) -> None:
     """Refuse a space too large to solve, with a message a player can act on."""
     if space.size > MAX_CODES:
@@ -90,7 +156,7 @@ def check_size(space: CodeSpace) -> None:
 
 
 class SearchContext:
-    """Per code space: the scorer and cached canonical guess sets. Cheap to keep per worker."""
+    """Per code space: the scorer's tables. Cheap to keep per worker, shared by strategies."""
 
     def __init__(self, space: CodeSpace) -> None:
         check_size(space)
@@ -98,8 +164,6 @@ class SearchContext:
         self.scorer = Scorer(space)
         self.win = encode(space.pegs, space.pegs, 0)
         self.answers_without_win = len(space.answers()) - 1
-        self._canonical: OrderedDict[int, np.ndarray] = OrderedDict()
-        self._canonical_bytes = 0
 
     @property
     def exact(self) -> bool:
@@ -111,48 +175,34 @@ class SearchContext:
 
         A worker's context cache is bounded by it.
         """
-        held = self._canonical_bytes
-        for owner, names in (
-            (self.space, ("codes", "counts")),
-            (self.scorer, ("table", "_black_parts", "_hits_part")),
-            (self, ("_every_code",)),
-        ):
-            built = vars(owner)
-            held += sum(_array_bytes(built[name]) for name in names if name in built)
+        held = self.scorer.nbytes
+        if "plogp" in vars(self):
+            held += int(self.plogp.nbytes)
         return held
 
-    def canonical_guesses(self, used_colours: int) -> np.ndarray:
-        """Indices of the guesses whose unused colours appear in increasing order.
-
-        `used_colours` is a bit mask of the colours any guess so far has contained.
-        """
-        cached = self._canonical.get(used_colours)
-        if cached is not None:
-            self._canonical.move_to_end(used_colours)
-            return cached
-        codes = self.space.codes
-        free = [c for c in range(self.space.colours) if not used_colours >> c & 1]
-        if len(free) <= 1:  # nothing to permute: every code is its own class
-            return self._every_code
-        keep = np.ones(self.space.size, dtype=bool)
-        absent = self.space.pegs
-        previous = None
-        for colour in free:
-            present = codes == colour
-            first = np.where(present.any(axis=1), present.argmax(axis=1), absent)
-            if previous is not None:
-                keep &= (first == absent) | (previous < first)
-            previous = first
-        result = np.flatnonzero(keep).astype(np.int32)
-        self._canonical[used_colours] = result
-        self._canonical_bytes += result.nbytes
-        while self._canonical_bytes > CANONICAL_CACHE_BYTES and len(self._canonical) > 1:
-            self._canonical_bytes -= self._canonical.popitem(last=False)[1].nbytes
-        return result
-
     @cached_property
-    def _every_code(self) -> np.ndarray:
-        return np.arange(self.space.size, dtype=np.int32)
+    def plogp(self) -> np.ndarray:
+        """c * log2(c) as fixed-point integers for c = 0 .. the most codes a search counts (N,
+        at most EXACT_LIMIT: the approximate search samples fewer): the entropy rule's terms."""
+        c = np.arange(min(self.space.size, EXACT_LIMIT) + 1, dtype=np.float64)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            terms = np.where(c > 0, c * np.log2(np.maximum(c, 1)), 0.0)
+        return np.round(terms * ENTROPY_SCALE).astype(np.int64)
+
+    def canonical_guesses(self, used_colours: int, absent_colours: int = 0) -> np.ndarray:
+        """Indices of the lowest guess of each class (see `kernels.canonical_pool`), sorted.
+
+        `used_colours` is a bit mask of the colours any guess so far has contained;
+        `absent_colours` one of colours no remaining candidate contains.
+        """
+        from bot.engine import kernels
+
+        space = self.space
+        out = np.empty(space.size, dtype=np.int32)
+        count = kernels.canonical_pool(
+            space.pegs, space.colours, space.duplicates, used_colours, absent_colours, out
+        )
+        return out[:count].copy()
 
     def best_guess(
         self,
@@ -161,109 +211,105 @@ class SearchContext:
         used_colours: int,
         rng: np.random.Generator | None,
         limits: SearchLimits | None = None,
+        symmetry: np.ndarray | None = None,
     ) -> int:
         """The index of the strategy's next guess. `candidates` must be sorted and non-empty;
-        `rng` is needed only by random strategies and by the approximate search."""
+        `rng` is needed only by random strategies and by the approximate search; `symmetry`
+        (rows of `symmetries`) only makes the exact search faster."""
         n = len(candidates)
-        if strategy.is_random:
+        if strategy.rule is None:
+            assert rng is not None, "a random strategy needs a generator"
             return int(candidates[rng.integers(n)])
         if n <= 2:
             return int(candidates[0])
         if not self.exact:
-            return self._approximate(strategy, candidates, used_colours, rng, limits)
-        if n <= EARLY_EXIT_CANDIDATES:
-            early = self._unbeatable_candidate(strategy, candidates)
-            if early is not None:
-                return early
-        pool = self.canonical_guesses(used_colours)
-        return self._best_of(strategy, pool, candidates, candidates, None)
+            assert rng is not None, "the approximate search needs a generator"
+            return self._approximate(strategy.rule, candidates, used_colours, rng, limits)
+        if symmetry is None:
+            symmetry = symmetries(self.space, (), 1)
+        return self._exact(strategy.rule, candidates, used_colours, symmetry)
 
-    def _unbeatable_candidate(self, strategy: Strategy, candidates: np.ndarray) -> int | None:
-        """The lowest best candidate, if no guess at all could score better."""
-        n = len(candidates)
-        scores = strategy.score(class_counts(self.scorer.block(candidates, candidates), self._w))
-        best = scores.min()
-        if strategy.score is minimax:
-            bound = math.ceil(n / self.answers_without_win)
-        else:  # every class a single code is the best any strategy can hope for
-            bound = strategy.score(np.ones((1, n), dtype=np.int64))[0]
-        if best <= bound:
-            return int(candidates[int(np.argmax(scores == best))])
-        return None
+    def warm_approximate(self) -> None:
+        """Run the approximate search's compiled parts once on a tiny problem (see jobs)."""
+        every = np.arange(min(self.space.size, 64))
+        self._approximate(0, every, 0, np.random.default_rng(0), SearchLimits(1.0, 16, 16))
 
-    @property
-    def _w(self) -> int:
-        return self.scorer.width
-
-    def _best_of(
-        self,
-        strategy: Strategy,
-        pool: np.ndarray,
-        targets: np.ndarray,
-        candidates: np.ndarray,
-        deadline: float | None,
+    def _exact(
+        self, rule: int, candidates: np.ndarray, used_colours: int, symmetry: np.ndarray
     ) -> int:
-        """Score every guess of `pool` (sorted) against `targets`; best, candidate, lowest."""
-        columns = self.scorer.columns(targets, rows_hint=len(pool))
-        rows = max(1, CHUNK_ELEMENTS // max(1, len(targets)))
-        scores = []
-        scored = 0
-        for start in range(0, len(pool), rows):
-            chunk = pool[start : start + rows]
-            feedback = self.scorer.rows(columns, chunk)
-            scores.append(strategy.score(class_counts(feedback, self._w)))
-            scored += len(chunk)
-            if deadline is not None and time.perf_counter() > deadline:
-                break
-        pool = pool[:scored]
-        score = np.concatenate(scores)
-        best = score.min()
-        tied = pool[score == best]
-        at = np.minimum(np.searchsorted(candidates, tied), len(candidates) - 1)
-        is_candidate = candidates[at] == tied
-        return int(tied[is_candidate][0] if is_candidate.any() else tied[0])
+        from bot.engine import kernels
+
+        space = self.space
+        cands = np.ascontiguousarray(candidates, dtype=np.int32)
+        return int(
+            kernels.exact_best(
+                self.scorer.tables,
+                space.duplicates,
+                self.answers_without_win,
+                rule,
+                self.plogp,
+                cands,
+                used_colours,
+                symmetry,
+                np.zeros(space.size, dtype=np.uint8),
+            )
+        )
 
     def _approximate(
         self,
-        strategy: Strategy,
+        rule: int,
         candidates: np.ndarray,
         used_colours: int,
         rng: np.random.Generator,
         limits: SearchLimits | None,
     ) -> int:
+        """Sampled guesses against sampled candidates, within the time budget."""
+        from bot.engine import kernels
+
         limits = limits or SearchLimits()
         deadline = time.perf_counter() + limits.time_budget
         half = limits.guess_pool // 2
         from_candidates = _sample(candidates, half, rng)
         from_canonical = _sample(self.canonical_guesses(used_colours), half, rng)
-        # Candidates are scored first, so even a chunk cut short by the deadline holds some.
+        # Candidates are scored first, so even a search cut short by the deadline holds some.
         pool = np.concatenate([from_candidates, np.setdiff1d(from_canonical, from_candidates)])
-        targets = _sample(candidates, limits.target_sample, rng)
-        return self._best_of(strategy, pool, targets, candidates, deadline)
+        pool = pool.astype(np.int32)
+        sample = min(limits.target_sample, len(self.plogp) - 1)  # the entropy table's reach
+        targets = _sample(candidates, sample, rng).astype(np.int32)
+        mark = np.zeros(self.space.size, dtype=np.uint8)
+        mark[candidates] = 1
+        best, guess, is_candidate = int(kernels.NO_SCORE), -1, 0
+        for start in range(0, len(pool), CHUNK_GUESSES):
+            chunk = pool[start : start + CHUNK_GUESSES]
+            best, guess = kernels.scan(
+                self.scorer.tables,
+                rule,
+                self.plogp,
+                chunk,
+                mark,
+                targets,
+                best,
+                guess,
+                is_candidate,
+                -kernels.NO_SCORE,
+            )
+            is_candidate = int(mark[guess])
+            if time.perf_counter() > deadline:
+                break
+        return int(guess)
 
 
 def expected_bytes(space: CodeSpace) -> int:
-    """About how many bytes a context for `space` holds once its tables are built and a few
-    canonical guess sets are cached, so a cache can make room before building one."""
-    # codes and counts (uint8), an int32 key per position group and per multiset, every code
-    per_code = space.pegs + space.colours + 4 * (space.pegs + 2)
-    table = space.size * space.size if space.size <= FULL_TABLE_LIMIT else 0
-    if space.duplicates:
-        multisets = math.comb(space.pegs + space.colours - 1, space.pegs)
-    else:
-        multisets = math.comb(space.colours, space.pegs)
-    small_tables = multisets * multisets + space.pegs * GROUP_TABLE_LIMIT * GROUP_TABLE_LIMIT
-    canonical = min(CANONICAL_CACHE_BYTES, 16 * space.size)
-    return space.size * per_code + table + small_tables + canonical
-
-
-def _array_bytes(value: object) -> int:
-    """Bytes of the arrays in a cached value: an array, or (nested) tuples and lists of them."""
-    if isinstance(value, np.ndarray):
-        return int(value.nbytes)
-    if isinstance(value, tuple | list):
-        return sum(_array_bytes(item) for item in value)
-    return 0
+    """About how many bytes a context for `space` holds once its tables are built, so a cache
+    can make room before building one."""
+    # codes and counts (uint8); a colour mask, a multiset number (int32) per code; the entropy
+    # terms (int64, up to EXACT_LIMIT); the multiset table; the full answer table if small
+    multisets = multiset_count(space)
+    hits = multisets * multisets if multisets <= MULTISET_TABLE_LIMIT else 0
+    table = space.size * space.size if space.size <= TABLE_LIMIT else 0
+    per_code = space.pegs + space.colours + 4 + 4
+    entropy = 8 * (min(space.size, EXACT_LIMIT) + 1)
+    return space.size * per_code + entropy + hits + table + 64  # + the 1 x 1 placeholders
 
 
 def _sample(values: np.ndarray, k: int, rng: np.random.Generator) -> np.ndarray:

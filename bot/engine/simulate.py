@@ -13,19 +13,32 @@ from __future__ import annotations
 
 import argparse
 import itertools
+import os
 import sys
 import time
 from collections import Counter
 from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 
 import numpy as np
 
 from bot.engine.codes import Code, CodeError, CodeSpace
-from bot.engine.scoring import decode
-from bot.engine.search import SearchLimits, TooLarge, colour_mask
-from bot.engine.solver import Solver, history_seed
+from bot.engine.search import SearchLimits, TooLarge, colour_mask, symmetries
+from bot.engine.solver import IndexHistory, Solver
 from bot.engine.strategies import STRATEGIES, get_strategy
+
+
+def cpu_count() -> int:
+    """The cores this process may use."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not Linux
+        return os.cpu_count() or 1
+
+
+PARALLEL_FROM = 2048
+"""Smaller sweeps take a few ms: threads would cost more than they save."""
 
 MAX_DEPTH = 40
 """A guard against a strategy that stops making progress; none of ours gets near it."""
@@ -45,6 +58,8 @@ class Simulation:
     all_secrets: bool = True
     planned: int = 0
     """Games the run set out to play; more than `games` when a time budget cut it short."""
+    note: str | None = None
+    """Why the strategy played differently than its name says (`Solver.note`), if it did."""
 
     @property
     def games(self) -> int:
@@ -81,32 +96,29 @@ class TreeWalker:
         self.scorer = solver.context.scorer
         self.win = solver.context.win
         self.first = solver.space.index_of(solver.first_guess())
-        self._needs_rng = solver.strategy.is_random or not solver.context.exact
-        self._memo: dict[tuple, int] = {}
+        self._memo: dict[IndexHistory, int] = {}
 
-    def guess_at(self, candidates: np.ndarray, history: tuple, used: int) -> int:
+    @property
+    def compiled(self) -> bool:
+        """Whether a sweep runs wholly in compiled code: an exact search with a fixed rule."""
+        strategy = self.solver.strategy
+        return self.context.exact and not strategy.is_random and self.solver.tree is None
+
+    def guess_at(self, candidates: np.ndarray, history: IndexHistory, used: int) -> int:
         """The guess the solver makes at this node (same rule as `Solver.next_move`)."""
         if not history:
             return self.first
         cached = self._memo.get(history)
-        if cached is not None:
-            return cached
-        rng = self._rng(history) if self._needs_rng else None
-        guess = self.context.best_guess(
-            self.solver.strategy, candidates, used, rng, self.solver.limits
-        )
-        self._memo[history] = guess
-        return guess
+        if cached is None:
+            cached = self._memo[history] = self.solver.choose(candidates, history, used)
+        return cached
 
-    def _rng(self, history: tuple) -> np.random.Generator:
-        pegs = self.space.pegs
-        plain = [(self.space.code_at(g), decode(pegs, fb)) for g, fb in history]
-        return history_seed(self.solver.seed, plain)
-
-    def sweep(self) -> Counter[int]:
-        """Guess counts for every secret."""
+    def sweep(self, jobs: int = 1) -> Counter[int]:
+        """Guess counts for every secret; `jobs` threads share the work of a compiled sweep."""
+        if self.compiled:
+            return sweep_compiled(self.solver, self.first, jobs)
         distribution: Counter[int] = Counter()
-        stack = [(np.arange(self.space.size), (), 0)]
+        stack: list[tuple[np.ndarray, IndexHistory, int]] = [(np.arange(self.space.size), (), 0)]
         shortcut = not self.solver.strategy.is_random
         while stack:
             candidates, history, used = stack.pop()
@@ -119,24 +131,18 @@ class TreeWalker:
                     distribution[depth + 1] += 1
                 continue
             guess = self.guess_at(candidates, history, used)
-            feedback = self.scorer.against(guess, candidates)
-            order = np.argsort(feedback, kind="stable")
-            ordered = feedback[order]
-            bounds = [0, *(np.flatnonzero(ordered[1:] != ordered[:-1]) + 1).tolist(), len(order)]
             next_used = colour_mask([self.space.codes[guess]], used)
-            for start, end in itertools.pairwise(bounds):
-                answer = int(ordered[start])
+            for answer, group in split(self.scorer.against(guess, candidates), candidates):
                 if answer == self.win:
                     distribution[depth] += 1
                 else:
-                    group = candidates[order[start:end]]
                     stack.append((group, (*history, (guess, answer)), next_used))
         return distribution
 
     def play(self, secret: int) -> int:
         """Guesses needed for one secret, reusing every node already searched."""
         candidates = np.arange(self.space.size)
-        history: tuple = ()
+        history: IndexHistory = ()
         used = 0
         for depth in range(1, MAX_DEPTH + 1):
             guess = self.guess_at(candidates, history, used)
@@ -149,6 +155,52 @@ class TreeWalker:
         raise RuntimeError("the strategy stopped making progress")
 
 
+def split(feedback: np.ndarray, codes: np.ndarray) -> list[tuple[int, np.ndarray]]:
+    """The codes grouped by answer number, each group in its original order."""
+    order = np.argsort(feedback, kind="stable")
+    ordered = feedback[order]
+    bounds = [0, *(np.flatnonzero(ordered[1:] != ordered[:-1]) + 1).tolist(), len(order)]
+    return [
+        (int(ordered[start]), codes[order[start:end]]) for start, end in itertools.pairwise(bounds)
+    ]
+
+
+def sweep_compiled(solver: Solver, first: int, jobs: int = 1) -> Counter[int]:
+    """Every secret through the compiled tree walk (`kernels.sweep`), one subtree under the
+    first guess at a time. With several jobs the subtrees go to threads, largest first (the
+    kernel runs without the GIL, so they use as many cores)."""
+    from bot.engine import kernels
+
+    context, space = solver.context, solver.space
+    rule = solver.strategy.rule
+    assert rule is not None, "a random strategy has no compiled sweep"
+    every = np.arange(space.size, dtype=np.int32)
+    used = colour_mask([space.codes[first]])
+    symmetry = symmetries(space, [space.codes[first]])
+    groups = split(context.scorer.against(first, every), every)
+    roots = sorted((g for a, g in groups if a != context.win), key=len, reverse=True)
+
+    def run(part: list[np.ndarray]) -> np.ndarray:
+        counts = np.zeros(MAX_DEPTH + 2, dtype=np.int64)
+        bounds = np.cumsum([0, *(len(root) for root in part)])
+        if not kernels.sweep(
+            context.scorer.tables, space.duplicates, context.answers_without_win, rule,
+            context.plogp, np.concatenate(part), bounds, 2, used, symmetry, context.win, counts,
+        ):  # fmt: skip
+            raise RuntimeError("the strategy stopped making progress")
+        return counts
+
+    totals = np.zeros(MAX_DEPTH + 2, dtype=np.int64)
+    totals[1] = 1  # the first guess itself was the secret
+    if jobs <= 1 or len(roots) <= 1 or space.size < PARALLEL_FROM:
+        totals += run(roots)
+    else:
+        with ThreadPoolExecutor(max_workers=jobs) as threads:
+            for counts in threads.map(run, [[root] for root in roots]):
+                totals += counts
+    return Counter({depth: int(n) for depth, n in enumerate(totals) if n})
+
+
 def simulate(
     space: CodeSpace,
     strategy: str,
@@ -157,6 +209,7 @@ def simulate(
     seed: int = 0,
     limits: SearchLimits | None = None,
     budget: float | None = None,
+    jobs: int = 1,
 ) -> Simulation:
     """Play every secret, or `games` random ones (seeded), and time it.
 
@@ -168,7 +221,7 @@ def simulate(
     walker = TreeWalker(solver)
     started = time.perf_counter()
     if games is None or games >= space.size:
-        distribution = walker.sweep()
+        distribution = walker.sweep(jobs)
         all_secrets = True
         planned = space.size
     else:
@@ -192,6 +245,7 @@ def simulate(
         seconds=time.perf_counter() - started,
         all_secrets=all_secrets,
         planned=planned,
+        note=solver.note,
     )
 
 
@@ -207,6 +261,8 @@ def format_table(result: Simulation) -> str:
         "",
         "guesses  secrets",
     ]
+    if result.note:
+        lines[1:1] = [f"note: {result.note}"]
     lines += [f"{k:>7}  {n:>7}" for k, n in enumerate(result.counts(), start=1)]
     lines += [
         "",
@@ -230,13 +286,22 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--games", type=int, help="play N random secrets instead of all")
     parser.add_argument("--seed", type=int, default=0, help="seed for random secrets/strategies")
     parser.add_argument("--budget", type=float, default=2.0, help="seconds per guess, big spaces")
+    parser.add_argument(
+        "--jobs", type=int, default=1, help="threads for a sweep of every secret (0: every core)"
+    )
     args = parser.parse_args(argv)
     try:
         space = CodeSpace(args.pegs, args.colours, not args.no_duplicates)
         get_strategy(args.strategy)
         first = space.parse(args.first) if args.first else None
         result = simulate(
-            space, args.strategy, first, args.games, args.seed, SearchLimits(args.budget)
+            space,
+            args.strategy,
+            first,
+            args.games,
+            args.seed,
+            SearchLimits(args.budget),
+            jobs=args.jobs or cpu_count(),
         )
     except (CodeError, TooLarge, ValueError) as error:
         print(f"simulate: {error}", file=sys.stderr)

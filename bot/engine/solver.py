@@ -13,13 +13,15 @@ from dataclasses import dataclass
 import numpy as np
 
 from bot.engine.codes import Code, CodeError, CodeSpace
-from bot.engine.scoring import encode, score
+from bot.engine.optimal import tree_for
+from bot.engine.scoring import decode, encode, score
 from bot.engine.search import (
     SearchContext,
     SearchLimits,
     check_size,
     colour_mask,
     expected_bytes,
+    symmetries,
 )
 from bot.engine.strategies import DEFAULT_STRATEGY, get_strategy
 
@@ -49,9 +51,10 @@ class Move:
     remaining: int
 
 
-CONTEXT_CACHE_BYTES = 96 << 20
-"""Scoring tables kept per worker process. One 6 pegs x 10 colours context holds about 70 MB, a
-4 x 6 one 2 MB: the bound keeps about one huge variant and many small ones alive."""
+CONTEXT_CACHE_BYTES = 64 << 20
+"""Scoring tables kept per worker process. One 6 pegs x 10 colours context holds about 50 MB, a
+7 x 7 one 23 MB, a 4 x 6 one 4 MB: the bound keeps about one huge variant and many small ones
+alive (a worker also holds about 100 MB of numba and its compiled code)."""
 
 
 class ContextCache:
@@ -119,6 +122,10 @@ def history_seed(seed: int, history: History) -> np.random.Generator:
     return np.random.default_rng(words)
 
 
+IndexHistory = tuple[tuple[int, int], ...]
+"""A history as (guess index, answer number) pairs: how the search and the tree walker see it."""
+
+
 class Solver:
     """Breaks a secret of one variant with one strategy."""
 
@@ -136,10 +143,27 @@ class Solver:
         self.seed = seed
         self.limits = limits
         self._first = space.validate(first_guess) if first_guess is not None else None
+        self.tree = tree_for(self.space) if self.strategy.tree else None
+        if self.tree is not None and self._first not in (None, self.tree.first_guess):
+            self.tree = None  # another opening leaves the tree at once
+
+    @property
+    def note(self) -> str | None:
+        """Why the strategy plays differently here than its name says, if it does."""
+        if self.strategy.tree and self.tree is None:
+            return (
+                f"{self.strategy.name}: no optimal tree for {self.space.pegs} pegs x "
+                f"{self.space.colours} colours{'' if self.space.duplicates else ' (no repeats)'}"
+                f"{' with this opening' if tree_for(self.space) else ''}; "
+                f"played by its fallback rule (most-parts)"
+            )
+        return None
 
     def first_guess(self) -> Code:
         if self._first is not None:
             return self._first
+        if self.tree is not None:
+            return self.tree.first_guess
         return self.strategy.first_guess(self.space, history_seed(self.seed, ()))
 
     def candidates(self, history: History) -> np.ndarray:
@@ -154,6 +178,23 @@ class Solver:
                 raise Contradiction(index, self.space.digits(guess), (black, white))
         return candidates
 
+    def choose(self, candidates: np.ndarray, history: IndexHistory, used: int) -> int:
+        """The index of the next guess after a non-empty `history`, given its candidates
+        (sorted) and the colours its guesses used."""
+        if self.tree is not None:
+            guess = self.tree.guess_at(history)
+            if guess is not None:
+                return guess
+        rng = None
+        if self.strategy.is_random or not self.context.exact:
+            pegs = self.space.pegs
+            plain = [(self.space.code_at(g), decode(pegs, a)) for g, a in history]
+            rng = history_seed(self.seed, plain)
+        symmetry = None
+        if self.context.exact:
+            symmetry = symmetries(self.space, [self.space.codes[g] for g, _ in history])
+        return self.context.best_guess(self.strategy, candidates, used, rng, self.limits, symmetry)
+
     def next_move(self, history: History) -> Move:
         """The next guess after `history` (which must not already hold the winning answer)."""
         if any(black == self.space.pegs for _, (black, _w) in history):
@@ -161,10 +202,13 @@ class Solver:
         candidates = self.candidates(history)
         if not history:
             return Move(self.first_guess(), len(candidates))
-        used = colour_mask(guess for guess, _ in history)
-        index = self.context.best_guess(
-            self.strategy, candidates, used, history_seed(self.seed, history), self.limits
+        pegs = self.space.pegs
+        indexed = tuple(
+            (self.space.index_of(tuple(guess)), encode(pegs, black, white))
+            for guess, (black, white) in history
         )
+        used = colour_mask(guess for guess, _ in history)
+        index = self.choose(candidates, indexed, used)
         return Move(self.space.code_at(index), len(candidates))
 
 

@@ -2,9 +2,11 @@
 
 Every strategy turns the answer classes of a guess (how many candidates give each answer) into
 one number where *lower is better*; the search then prefers, among equally good guesses, one that
-is still a candidate and then the lowest code, as Knuth did. Random strategies pick among the
-candidates with a generator seeded by the game's own history, so a replay (or a restart of the
-bot) makes the same choice.
+is still a candidate and then the lowest code, as Knuth did. The search runs these rules in
+compiled loops (`kernels`), by their number (`Strategy.rule`); the NumPy functions here are the
+plain reference the tests hold the loops to. Random strategies pick among the candidates with a
+generator seeded by the game's own history, so a replay (or a restart of the bot) makes the same
+choice. `optimal` plays a precomputed decision tree (`optimal`) where it has one.
 """
 
 from __future__ import annotations
@@ -16,32 +18,35 @@ import numpy as np
 
 from bot.engine.codes import Code, CodeSpace
 
-ENTROPY_DECIMALS = 9
-"""Entropy sums are rounded so that class-size multisets in a different order tie exactly."""
+MINIMAX, EXPECTED_SIZE, ENTROPY, MOST_PARTS = 0, 1, 2, 3
+"""The rules' numbers in the compiled search."""
+
+ENTROPY_SCALE = 2.0**32
+"""Entropy terms c*log2(c) are fixed-point integers, so class-size multisets in a different
+order tie exactly (a float sum depends on the order)."""
 
 
 def minimax(counts: np.ndarray) -> np.ndarray:
     """Knuth: the size of the largest class, the worst case."""
-    return counts.max(axis=1)
+    return np.asarray(counts.max(axis=1))
 
 
 def expected_size(counts: np.ndarray) -> np.ndarray:
     """Irving: sum of squared class sizes, proportional to the expected class size."""
     counts = counts.astype(np.int64)
-    return (counts * counts).sum(axis=1)
+    return np.asarray((counts * counts).sum(axis=1))
 
 
 def entropy(counts: np.ndarray) -> np.ndarray:
     """Neuwirth: maximising entropy is minimising sum(c log c) for a fixed total."""
     c = counts.astype(np.float64)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        terms = np.where(c > 0, c * np.log2(np.where(c > 0, c, 1)), 0.0)
-    return np.round(terms.sum(axis=1), ENTROPY_DECIMALS)
+    terms = c * np.log2(np.maximum(c, 1))
+    return np.asarray(np.round(terms * ENTROPY_SCALE).astype(np.int64).sum(axis=1))
 
 
 def most_parts(counts: np.ndarray) -> np.ndarray:
     """Kooi: as many non-empty classes as possible."""
-    return -(counts > 0).sum(axis=1)
+    return np.asarray(-(counts > 0).sum(axis=1))
 
 
 def _pattern_first(slots: Callable[[int], int]) -> Callable[[CodeSpace, np.random.Generator], Code]:
@@ -78,11 +83,15 @@ class Strategy:
     description: str
     first_guess: Callable[[CodeSpace, np.random.Generator], Code]
     score: Callable[[np.ndarray], np.ndarray] | None
-    """Lower is better; None means: a random candidate."""
+    """Lower is better (the NumPy reference of `rule`); None means: a random candidate."""
+    rule: int | None
+    """The rule's number in the compiled search (MINIMAX ...); None: a random candidate."""
+    tree: bool = False
+    """Play the shipped optimal decision tree where one exists (`optimal`), else `rule`."""
 
     @property
     def is_random(self) -> bool:
-        return self.score is None
+        return self.rule is None
 
 
 STRATEGIES: dict[str, Strategy] = {
@@ -95,6 +104,7 @@ STRATEGIES: dict[str, Strategy] = {
             "Opens 1122; never needs more than 5 guesses on 4 pegs x 6 colours.",
             _pattern_first(lambda p: p // 2),
             minimax,
+            MINIMAX,
         ),
         Strategy(
             "expected-size",
@@ -102,6 +112,7 @@ STRATEGIES: dict[str, Strategy] = {
             "Minimise the expected number of codes left after the answer. Opens 1123.",
             _pattern_first(lambda p: max(0, p - 1)),
             expected_size,
+            EXPECTED_SIZE,
         ),
         Strategy(
             "entropy",
@@ -109,6 +120,7 @@ STRATEGIES: dict[str, Strategy] = {
             "Maximise the information the answer gives (its entropy). Opens 1234.",
             _pattern_first(lambda p: p),
             entropy,
+            ENTROPY,
         ),
         Strategy(
             "most-parts",
@@ -116,12 +128,14 @@ STRATEGIES: dict[str, Strategy] = {
             "Maximise the number of different answers the guess can get. Opens 1123.",
             _pattern_first(lambda p: max(0, p - 1)),
             most_parts,
+            MOST_PARTS,
         ),
         Strategy(
             "random-consistent",
             "Random consistent",
             "Guess a random code that is still possible. Quick, and a fair human-like baseline.",
             _random_first,
+            None,
             None,
         ),
         Strategy(
@@ -130,6 +144,18 @@ STRATEGIES: dict[str, Strategy] = {
             "Open with two random colours (like brown brown orange orange), then Knuth minimax.",
             _two_colour_first,
             minimax,
+            MINIMAX,
+        ),
+        Strategy(
+            "optimal",
+            "Optimal average",
+            "Koyama and Lai's best average: 5625 guesses for all 1296 secrets of 4 pegs x 6 "
+            "colours (worst case 6), from a decision tree this bot computed. Other variants have "
+            "no proven tree yet: there it plays most-parts (Kooi) instead.",
+            _pattern_first(lambda p: max(0, p - 1)),
+            most_parts,
+            MOST_PARTS,
+            tree=True,
         ),
     )
 }

@@ -4,6 +4,9 @@ What a click does lives with the inputs in `bot.cogs` (discord.py dynamic items 
 `bot.ui.ids` routes), so this module never calls up into the layers above. The views built here
 are only rendered: discord.py need not keep them, and a click after a restart is found by its
 custom_id alone.
+
+Labels are in the language `t` of whoever sees the component: the server's on a board, the
+player's on a private picker or modal.
 """
 
 from __future__ import annotations
@@ -16,7 +19,8 @@ import discord
 from bot.engine.answers import possible_answers
 from bot.engine.codes import CodeSpace
 from bot.engine.game import PlayGame, SolveGame
-from bot.ui import ids, text
+from bot.ui import ids, text, words
+from bot.ui.i18n import ENGLISH, Messages
 
 BUTTONS_PER_ROW = 5
 MAX_ROWS = 5
@@ -48,53 +52,63 @@ def _button(
 # --- play -------------------------------------------------------------------------------------
 
 
-def play_view(game: PlayGame) -> discord.ui.View | None:
+def play_view(game: PlayGame, *, t: Messages) -> discord.ui.View | None:
     """The board's buttons while the game runs; none once it is over."""
     if game.is_over or game.id is None:
         return None
     view = RenderedView()
+    guess = t.pgettext("button", "Guess")
     view.add_item(
-        _button(ids.GUESS.id(game.id), "Guess", emoji="🎯", style=discord.ButtonStyle.primary)
+        _button(ids.GUESS.id(game.id), guess, emoji="🎯", style=discord.ButtonStyle.primary)
     )
-    view.add_item(_button(ids.GIVE_UP.id(game.id), "Give up", emoji="🏳️"))
+    view.add_item(_button(ids.GIVE_UP.id(game.id), t.gettext("Give up"), emoji="🏳️"))
     return view
 
 
-def confirm_view(game_id: int) -> discord.ui.View:
+def confirm_view(game_id: int, *, t: Messages) -> discord.ui.View:
     """The private "are you sure?" before a game ends."""
     view = RenderedView()
     view.add_item(
         _button(
-            ids.CONFIRM_GIVE_UP.id(game_id), "Yes, end the game", style=discord.ButtonStyle.danger
+            ids.CONFIRM_GIVE_UP.id(game_id),
+            t.gettext("Yes, end the game"),
+            style=discord.ButtonStyle.danger,
         )
     )
     return view
 
 
 def peg_select(
-    game_id: int, peg: int, space: CodeSpace, chosen: int | None
+    game_id: int, peg: int, space: CodeSpace, chosen: int | None, *, t: Messages
 ) -> discord.ui.Select[Any]:
     """One peg's colour. The choice is kept as the option's default in the message itself."""
     options = [
         discord.SelectOption(
-            label=f"{c.letter} {c.name}", value=str(n), emoji=c.emoji, default=n == chosen
+            label=f"{c.letter} {words.colour_name(t, n)}",
+            value=str(n),
+            emoji=c.emoji,
+            default=n == chosen,
         )
         for n, c in enumerate(space.palette)
     ]
     return discord.ui.Select(
-        placeholder=f"Peg {peg + 1}", options=options, custom_id=ids.PICK_PEG.id(game_id, peg)
+        placeholder=t.gettext("Peg {number}", number=peg + 1),
+        options=options,
+        custom_id=ids.PICK_PEG.id(game_id, peg),
     )
 
 
-def picker_view(game_id: int, space: CodeSpace, chosen: list[int | None]) -> discord.ui.View:
+def picker_view(
+    game_id: int, space: CodeSpace, chosen: list[int | None], *, t: Messages
+) -> discord.ui.View:
     """The private picker: a select per peg and Submit."""
     view = RenderedView()
     for peg in range(space.pegs):
-        view.add_item(peg_select(game_id, peg, space, chosen[peg]))
+        view.add_item(peg_select(game_id, peg, space, chosen[peg], t=t))
     view.add_item(
         _button(
             ids.SUBMIT_PICK.id(game_id),
-            "Submit guess",
+            t.gettext("Submit guess"),
             emoji="✅",
             style=discord.ButtonStyle.success,
         )
@@ -127,13 +141,22 @@ class CodeModal(discord.ui.Modal):
     """A text box for codes too long for the picker. Its id carries the click that opened it,
     so one modal makes one guess however often it is sent."""
 
-    code: discord.ui.TextInput[Any] = discord.ui.TextInput(
-        label="Your guess", custom_id=ids.CODE_FIELD, max_length=100, min_length=1
-    )
-
-    def __init__(self, game_id: int, space: CodeSpace, nonce: int) -> None:
-        super().__init__(title="Guess the code", custom_id=ids.CODE_MODAL.id(game_id, nonce))
-        self.code.placeholder = f"e.g. {space.example()} or {space.digits(space.code_at(0))}"
+    def __init__(self, game_id: int, space: CodeSpace, nonce: int, *, t: Messages) -> None:
+        super().__init__(
+            title=t.gettext("Guess the code"), custom_id=ids.CODE_MODAL.id(game_id, nonce)
+        )
+        self.code: discord.ui.TextInput[Any] = discord.ui.TextInput(
+            label=t.gettext("Your guess"),
+            custom_id=ids.CODE_FIELD,
+            max_length=100,
+            min_length=1,
+            placeholder=t.gettext(
+                "e.g. {letters} or {digits}",
+                letters=space.example(),
+                digits=space.digits(space.code_at(0)),
+            ),
+        )
+        self.add_item(self.code)
 
 
 def modal_value(data: Any, custom_id: str) -> str | None:
@@ -155,33 +178,38 @@ def modal_value(data: Any, custom_id: str) -> str | None:
 # --- solve ------------------------------------------------------------------------------------
 
 
-def answer_button(game_id: int, version: int, black: int, white: int, pegs: int) -> Any:
+def answer_button(
+    game_id: int, version: int, black: int, white: int, pegs: int, *, t: Messages
+) -> Any:
     """One possible answer to the bot's guess. The version refuses a click on an older guess."""
     return _button(
         ids.ANSWER.id(game_id, version, black, white),
-        text.answer_label(black, white),
+        text.answer_label(black, white, t=t),
         style=discord.ButtonStyle.success if black == pegs else discord.ButtonStyle.secondary,
     )
 
 
 def answer_select(
-    game_id: int, version: int, part: int, answers: list[tuple[int, int]]
+    game_id: int, version: int, part: int, answers: list[tuple[int, int]], *, t: Messages
 ) -> discord.ui.Select[Any]:
     """For many pegs: the possible answers split over two selects; choosing one answers."""
     options = [
         discord.SelectOption(
-            label=f"{text.answer_label(b, w)} ({text.peg_words(b, w)})", value=f"{b}:{w}"
+            label=f"{text.answer_label(b, w, t=t)} ({text.peg_words(b, w, t=t)})",
+            value=f"{b}:{w}",
         )
         for b, w in answers
     ]
     return discord.ui.Select(
-        placeholder=f"Answers {answers[0][0]} to {answers[-1][0]} black",
+        placeholder=t.gettext(
+            "Answers {first} to {last} black", first=answers[0][0], last=answers[-1][0]
+        ),
         options=options,
         custom_id=ids.ANSWER_SELECT.id(game_id, version, part),
     )
 
 
-def solve_view(game: SolveGame) -> discord.ui.View | None:
+def solve_view(game: SolveGame, *, t: Messages = ENGLISH) -> discord.ui.View | None:
     """The answers the bot's guess can earn (buttons, or two selects when they would not
     fit), Undo and Give up."""
     if game.is_over or game.id is None:
@@ -194,21 +222,26 @@ def solve_view(game: SolveGame) -> discord.ui.View | None:
         answers = list(possible_answers(space, current))
         if len(answers) + 2 <= BUTTONS_PER_ROW * MAX_ROWS:
             for black, white in answers:
-                view.add_item(answer_button(game.id, version, black, white, space.pegs))
+                view.add_item(answer_button(game.id, version, black, white, space.pegs, t=t))
         else:
             half = (len(answers) + 1) // 2
             for part, chunk in enumerate((answers[:half], answers[half:])):
-                view.add_item(answer_select(game.id, version, part, chunk))
+                view.add_item(answer_select(game.id, version, part, chunk, t=t))
     if game.answers:
         view.add_item(
             _button(
                 ids.UNDO.id(game.id, version),
-                "Undo last answer",
+                t.gettext("Undo last answer"),
                 emoji="↩️",
                 style=discord.ButtonStyle.primary,
             )
         )
     view.add_item(
-        _button(ids.STOP_SOLVE.id(game.id), "Give up", emoji="🏳️", style=discord.ButtonStyle.danger)
+        _button(
+            ids.STOP_SOLVE.id(game.id),
+            t.gettext("Give up"),
+            emoji="🏳️",
+            style=discord.ButtonStyle.danger,
+        )
     )
     return view

@@ -1,4 +1,4 @@
-"""Embeds: the play board, the solve board, charts, stats and the rules."""
+"""Embeds: the play board, the solve board, charts, stats and the rules, in the language `t`."""
 
 from __future__ import annotations
 
@@ -9,9 +9,9 @@ import discord
 from bot.engine.codes import Code
 from bot.engine.game import MoveKind, PlayGame, SolveGame, Status
 from bot.engine.job_types import SimulationResult
-from bot.engine.strategies import get_strategy
 from bot.store import PlayerStats
-from bot.ui import text
+from bot.ui import text, words
+from bot.ui.i18n import Messages
 from bot.ui.text import mention
 
 ACTIVE = discord.Colour.blurple()
@@ -28,72 +28,121 @@ _STATUS_COLOUR = {
 }
 
 
-def variant_title(pegs: int, colours: int, duplicates: bool) -> str:
-    repeats = "" if duplicates else " · no repeats"
-    return f"{pegs} pegs · {colours} colours{repeats}"
+def pegs_count(t: Messages, pegs: int) -> str:
+    return t.ngettext("{count} peg", "{count} pegs", pegs)
 
 
-def play_board(game: PlayGame, secret: Code | None = None) -> discord.Embed:
+def colours_count(t: Messages, colours: int) -> str:
+    return t.ngettext("{count} colour", "{count} colours", colours)
+
+
+def variant_title(pegs: int, colours: int, duplicates: bool, *, t: Messages) -> str:
+    title = f"{pegs_count(t, pegs)} · {colours_count(t, colours)}"
+    if duplicates:
+        return title
+    no_repeats = t.gettext("no repeats")
+    return f"{title} · {no_repeats}"
+
+
+def _variant(game: PlayGame | SolveGame, t: Messages) -> str:
+    variant = game.variant
+    return variant_title(variant.pegs, variant.colours, variant.duplicates, t=t)
+
+
+def _who(user_id: int | None, t: Messages) -> str:
+    return mention(user_id) if user_id is not None else t.gettext("nobody")
+
+
+def _how_pegs_score(t: Messages) -> str:
+    return t.gettext("⚫ right colour, right place · ⚪ right colour, wrong place")
+
+
+def play_board(game: PlayGame, secret: Code | None = None, *, t: Messages) -> discord.Embed:
     """The code-breaking board: every guess with its pegs and who made it."""
     variant = game.variant
     space = variant.space
     embed = discord.Embed(
-        title=f"Mastermind · {variant_title(variant.pegs, variant.colours, variant.duplicates)}",
+        title=f"Mastermind · {_variant(game, t)}",
         colour=_STATUS_COLOUR[game.status],
     )
     guesses = [m for m in game.moves if m.kind is MoveKind.GUESS]
     rows = [
-        text.guess_row(n, space, m.code, m.black, m.white, mention(m.player_id))
+        text.guess_row(n, space, m.code, m.black, m.white, _who(m.player_id, t))
         for n, m in enumerate(guesses, start=1)
         if m.code is not None and m.black is not None and m.white is not None
     ]
     hidden = "❔" * variant.pegs
-    embed.description = "\n".join(rows) if rows else f"{hidden}  *No guesses yet. Crack the code!*"
-    embed.add_field(name="Colours", value=text.legend(space), inline=False)
-    mode = f"solo: only {mention(game.starter_id)} guesses" if game.solo else "everyone may guess"
+    empty = t.gettext("*No guesses yet. Crack the code!*")
+    embed.description = "\n".join(rows) if rows else f"{hidden}  {empty}"
+    embed.add_field(name=t.gettext("Colours"), value=text.legend(space, t=t), inline=False)
+    if game.solo:
+        mode = t.gettext("solo: only {player} guesses", player=mention(game.starter_id))
+    else:
+        mode = t.gettext("everyone may guess")
     if game.status is Status.ACTIVE:
         embed.add_field(
-            name="Guesses left", value=f"**{game.guesses_left}** of {variant.max_guesses}"
+            name=t.gettext("Guesses left"),
+            value=t.gettext(
+                "**{left}** of {limit}",
+                left=t.number(game.guesses_left),
+                limit=t.number(variant.max_guesses),
+            ),
         )
-        embed.add_field(name="Players", value=mode)
-        embed.set_footer(
-            text=f"Guess with /mastermind guess code:{space.example()} or the Guess button. "
-            "⚫ right colour, right place · ⚪ right colour, wrong place · "
-            f"{_edition(game)}"
+        embed.add_field(name=t.gettext("Players"), value=mode)
+        how = t.gettext(
+            "Guess with /mastermind guess code:{example} or the Guess button.",
+            example=space.example(),
         )
+        embed.set_footer(text=f"{how} {_how_pegs_score(t)} · {_edition(game, t)}")
     else:
-        embed.add_field(name="Result", value=_play_result(game), inline=False)
+        embed.add_field(name=t.gettext("Result"), value=_play_result(game, t), inline=False)
         if secret is not None:
-            embed.add_field(name="Secret", value=text.code_line(space, secret), inline=False)
-        embed.set_footer(text=_edition(game))
+            embed.add_field(
+                name=t.gettext("Secret"), value=text.code_line(space, secret), inline=False
+            )
+        embed.set_footer(text=_edition(game, t))
     return embed
 
 
-def _edition(game: PlayGame | SolveGame) -> str:
+def _edition(game: PlayGame | SolveGame, t: Messages) -> str:
     """Which game and which of its versions a board shows: boards are redrawn until they
     show the stored version, and this says which one a player is looking at."""
-    return f"Game {game.id} · move {game.version}"
+    return t.gettext("Game {game} · move {move}", game=game.id, move=game.version)
 
 
-def _play_result(game: PlayGame) -> str:
+def _play_result(game: PlayGame, t: Messages) -> str:
     used = sum(1 for m in game.moves if m.kind is MoveKind.GUESS)
     if game.status is Status.WON:
-        return f"🎉 Cracked by {mention(game.winner_id)} in {text.guesses(used)}."
+        winner = _who(game.winner_id, t)
+        return t.ngettext(
+            "🎉 Cracked by {player} in {count} guess.",
+            "🎉 Cracked by {player} in {count} guesses.",
+            used,
+            player=winner,
+        )
     if game.status is Status.LOST:
-        return f"💥 Out of guesses after {used}. The code stays unbroken."
+        return t.gettext(
+            "💥 Out of guesses after {count}. The code stays unbroken.", count=t.number(used)
+        )
     if game.ended_by is None:
-        return "⌛ Timed out: nobody played for too long."
-    return f"🏳️ Given up by {mention(game.ended_by)} after {text.guesses(used)}."
+        return t.gettext("⌛ Timed out: nobody played for too long.")
+    return t.ngettext(
+        "🏳️ Given up by {player} after {count} guess.",
+        "🏳️ Given up by {player} after {count} guesses.",
+        used,
+        player=mention(game.ended_by),
+    )
 
 
-def solve_board(game: SolveGame, remaining: int | None, note: str | None = None) -> discord.Embed:
+def solve_board(
+    game: SolveGame, remaining: int | None, note: str | None = None, *, t: Messages
+) -> discord.Embed:
     """The board of a game where the bot breaks the player's code."""
     variant = game.variant
     space = variant.space
-    strategy = get_strategy(game.strategy)
+    cracking = t.gettext("I'm cracking {player}'s code", player=mention(game.starter_id))
     embed = discord.Embed(
-        title=f"I'm cracking {_possessive(game.starter_id)} code · "
-        f"{variant_title(variant.pegs, variant.colours, variant.duplicates)}",
+        title=f"{cracking} · {_variant(game, t)}",
         colour=_STATUS_COLOUR[game.status],
     )
     rows = [
@@ -105,74 +154,116 @@ def solve_board(game: SolveGame, remaining: int | None, note: str | None = None)
     lines = list(rows)
     current = game.current_guess
     if game.status is Status.SOLVED:
-        lines.append(f"\n🎯 **Solved in {text.guesses(len(game.guesses))}!**")
+        lines.append("\n" + solved(len(game.guesses), t=t, bold=True))
     elif game.status is Status.ABANDONED:
-        lines.append("\n🏳️ Given up. Thanks for playing!")
+        lines.append("\n" + t.gettext("🏳️ Given up. Thanks for playing!"))
     elif game.is_stuck:
-        lines.append("\n⚠️ **No code fits all your answers.**")
+        lines.append("\n" + t.gettext("⚠️ **No code fits all your answers.**"))
     elif current is not None:
-        number = len(game.guesses)
-        lines.append(f"\n**Guess {number}:** {text.code_all_formats(space, current)}")
+        lines.append(
+            "\n"
+            + t.gettext(
+                "**Guess {number}:** {code}",
+                number=len(game.guesses),
+                code=text.code_all_formats(space, current),
+            )
+        )
         if remaining is not None:
-            lines.append(f"Codes still possible: **{remaining:,}**")
+            lines.append(t.gettext("Codes still possible: **{count}**", count=t.number(remaining)))
     if note:
         lines.append(note)
     embed.description = "\n".join(lines)
-    embed.add_field(name="Colours", value=text.legend(space), inline=False)
-    embed.set_footer(
-        text=f"Strategy: {strategy.title}. Answer with the pegs my guess earns: "
-        "⚫ right colour, right place · ⚪ right colour, wrong place. · "
-        f"{_edition(game)}"
+    embed.add_field(name=t.gettext("Colours"), value=text.legend(space, t=t), inline=False)
+    strategy = t.gettext(
+        "Strategy: {strategy}. Answer with the pegs my guess earns:",
+        strategy=words.strategy_title(t, game.strategy),
     )
+    embed.set_footer(text=f"{strategy} {_how_pegs_score(t)}. · {_edition(game, t)}")
     return embed
 
 
-def _possessive(user_id: int) -> str:
-    return f"{mention(user_id)}'s"
+def solved(guesses: int, *, t: Messages, bold: bool = False) -> str:
+    """'🎯 Solved in 4 guesses!', the end of a solve game."""
+    if bold:
+        return t.ngettext(
+            "🎯 **Solved in {count} guess!**", "🎯 **Solved in {count} guesses!**", guesses
+        )
+    return t.ngettext("🎯 Solved in {count} guess!", "🎯 Solved in {count} guesses!", guesses)
 
 
-def simulation(result: SimulationResult, pegs: int, colours: int, strategy: str) -> str:
+def simulation(
+    result: SimulationResult, pegs: int, colours: int, strategy: str, *, t: Messages
+) -> str:
     """A simulate run as a message: a bar chart in a code block and the summary line."""
-    kind = "every secret" if result.all_secrets else f"{result.games:,} random secrets"
+    if result.all_secrets:
+        secrets = t.gettext("every secret")
+    else:
+        secrets = t.ngettext("{count} random secret", "{count} random secrets", result.games)
     if result.cut_short:
-        kind += f" (of {result.planned:,} planned: the time limit was reached)"
-    return (
-        f"**{get_strategy(strategy).title}** on {pegs} pegs × {colours} colours, {kind}, "
-        f"first guess `{result.first_guess}`\n"
-        f"```\nguesses | secrets\n{text.bar_chart(result.chart())}\n```"
-        f"Total **{result.total:,}** guesses · average **{result.average:.3f}** · "
-        f"worst **{result.worst}** · {result.seconds:.2f} s"
+        cut = t.gettext(
+            "(of {planned} planned: the time limit was reached)",
+            planned=t.number(result.planned),
+        )
+        secrets = f"{secrets} {cut}"
+    heading = t.gettext(
+        "**{strategy}** on {pegs} × {colours}, {secrets}, first guess `{first}`",
+        strategy=words.strategy_title(t, strategy),
+        pegs=pegs_count(t, pegs),
+        colours=colours_count(t, colours),
+        secrets=secrets,
+        first=result.first_guess,
     )
+    chart = text.bar_chart(result.chart(), t=t)
+    summary = t.ngettext(
+        "Total **{count}** guess · average **{average}** · worst **{worst}** · {seconds} s",
+        "Total **{count}** guesses · average **{average}** · worst **{worst}** · {seconds} s",
+        result.total,
+        average=t.decimal(result.average, 3),
+        worst=t.number(result.worst),
+        seconds=t.decimal(result.seconds, 2),
+    )
+    columns = t.gettext("guesses | secrets")
+    return f"{heading}\n```\n{columns}\n{chart}\n```{summary}"
 
 
-def stats(user_id: int, record: PlayerStats) -> discord.Embed:
-    embed = discord.Embed(title="Mastermind record", colour=ACTIVE)
+def stats(user_id: int, record: PlayerStats, *, t: Messages) -> discord.Embed:
+    embed = discord.Embed(title=t.gettext("Mastermind record"), colour=ACTIVE)
     embed.description = mention(user_id)
-    embed.add_field(name="Games", value=str(record.played))
-    embed.add_field(name="Won", value=f"{record.won} ({record.win_rate:.0%})")
-    embed.add_field(name="Guesses made", value=str(record.guesses))
-    embed.add_field(name="Best win", value=text.guesses(record.best) if record.best else "—")
+    embed.add_field(name=t.gettext("Games"), value=t.number(record.played))
+    embed.add_field(
+        name=t.gettext("Won"),
+        value=f"{t.number(record.won)} ({t.percent(record.win_rate)})",
+    )
+    embed.add_field(name=t.gettext("Guesses made"), value=t.number(record.guesses))
+    best = words.guesses(t, record.best) if record.best else "—"
+    embed.add_field(name=t.gettext("Best win"), value=best)
     return embed
 
 
-def leaderboard(rows: Sequence[PlayerStats]) -> discord.Embed:
-    embed = discord.Embed(title="Mastermind leaderboard", colour=ACTIVE)
+def leaderboard(rows: Sequence[PlayerStats], *, t: Messages) -> discord.Embed:
+    embed = discord.Embed(title=t.gettext("Mastermind leaderboard"), colour=ACTIVE)
     if not rows:
-        embed.description = "No finished games yet. Start one with `/mastermind play`!"
+        embed.description = t.gettext("No finished games yet. Start one with `/mastermind play`!")
         return embed
     medals = ["🥇", "🥈", "🥉"]
     lines = []
     for place, row in enumerate(rows):
         badge = medals[place] if place < len(medals) else f"`{place + 1}.`"
-        best = f", best {row.best}" if row.best else ""
-        lines.append(f"{badge} {mention(row.user_id)}: {row.won} won of {row.played}{best}")
+        values = {"player": mention(row.user_id), "won": row.won, "played": row.played}
+        if row.best:
+            line = t.gettext(
+                "{player}: {won} won of {played}, best {best}", best=row.best, **values
+            )
+        else:
+            line = t.gettext("{player}: {won} won of {played}", **values)
+        lines.append(f"{badge} {line}")
     embed.description = "\n".join(lines)
     return embed
 
 
-def rules() -> discord.Embed:
-    embed = discord.Embed(title="How to play Mastermind", colour=ACTIVE)
-    embed.description = (
+def rules(*, t: Messages) -> discord.Embed:
+    embed = discord.Embed(title=t.gettext("How to play Mastermind"), colour=ACTIVE)
+    embed.description = t.gettext(
         "One side hides a **code** of coloured pegs; the other cracks it by guessing. Every "
         "guess earns pegs:\n"
         "⚫ **black**: a peg of the right colour in the right place\n"
@@ -180,24 +271,31 @@ def rules() -> discord.Embed:
         "Repeated colours count exactly: a colour earns at most as many pegs as the code has."
     )
     embed.add_field(
-        name="You crack the bot's code",
-        value="`/mastermind play` starts a game in this channel (options: pegs, colours, "
-        "guesses, duplicates, solo). Guess with `/mastermind guess code:RGBY`, or press **Guess** "
-        "on the board. Codes may be written `1122`, `RRGG`, `red red green green` or with emoji.",
+        name=t.gettext("You crack the bot's code"),
+        value=t.gettext(
+            "`/mastermind play` starts a game in this channel (options: pegs, colours, "
+            "guesses, duplicates, solo). Guess with `/mastermind guess code:RGBY`, or press "
+            "**Guess** on the board. Codes may be written `1122`, `RRGG`, "
+            "`red red green green` or with emoji."
+        ),
         inline=False,
     )
     embed.add_field(
-        name="The bot cracks yours",
-        value="`/mastermind solve` and think of a code. Press the button with the pegs each "
-        "guess earns. Made a mistake? **Undo last answer**. With the default Knuth strategy, "
-        "4 pegs and 6 colours never take more than 5 guesses.",
+        name=t.gettext("The bot cracks yours"),
+        value=t.gettext(
+            "`/mastermind solve` and think of a code. Press the button with the pegs each "
+            "guess earns. Made a mistake? **Undo last answer**. With the default Knuth "
+            "strategy, 4 pegs and 6 colours never take more than 5 guesses."
+        ),
         inline=False,
     )
     embed.add_field(
-        name="More",
-        value="`/mastermind board` shows the board again · `/mastermind giveup` ends the game · "
-        "`/mastermind simulate` charts a strategy over every secret · `/mastermind stats` and "
-        "`/mastermind leaderboard` keep score.",
+        name=t.gettext("More"),
+        value=t.gettext(
+            "`/mastermind board` shows the board again · `/mastermind giveup` ends the game · "
+            "`/mastermind simulate` charts a strategy over every secret · `/mastermind stats` "
+            "and `/mastermind leaderboard` keep score."
+        ),
         inline=False,
     )
     return embed

@@ -49,6 +49,7 @@ async def test_the_synced_command_tree(fake_discord: FakeDiscord, bot) -> None:
         "most-parts",
         "random-consistent",
         "two-colour-random",
+        "optimal",
     ]
 
 

@@ -119,7 +119,7 @@ async def test_a_won_game_a_long_code_and_the_statistics(
     secret = secret_text(db_path)
     modal = await (await fake_discord.click(board, "Guess", user="bob")).modal()
     won = await (await fake_discord.submit_modal(modal, {"code": secret}, user="bob")).response()
-    assert "cracked the code in 1 guesses" in won.text
+    assert "cracked the code in 1 guess!" in won.text
     await fake_discord.wait_for(lambda: "Knuth's algorithm" in won.text, what="the Knuth note")
     await board_shows(fake_discord, board, "Cracked by")
     assert board.buttons == []

@@ -21,7 +21,7 @@ Quick start::
 FakeDiscord(*, token=None, members=("alice", "bob", "carol", "dave"),
             channels=("general", "games"), interaction_deadline=3.0, token_lifetime=900.0,
             heartbeat_interval_ms=41250, guild_ready_timeout=0.1, message_events=True,
-            bot_permissions=None)
+            bot_permissions=None, guilds=1, shard_count=1)
 
 - `await start()` / `await close()` (close also stops bots), or `async with FakeDiscord()`.
   `rest_base`, `gateway_url`, `token` (the only bot token it accepts), `guild_id`,
@@ -30,6 +30,13 @@ FakeDiscord(*, token=None, members=("alice", "bob", "carol", "dave"),
   carol, dave, mod (role Moderator: Manage Messages), owner (the guild owner: all permissions)
   and the bot. `user("alice")`, `channel("general")`, `dm_channel("alice")` (names, ids or
   objects are accepted everywhere a user or channel is asked for).
+- Sharding: `guilds=n` adds "Fake Guild 2".."Fake Guild n", each with the same members and
+  roles and channels named "general-k", "games-k" (k its number). `shard_count=s` is what
+  `GET /gateway/bot` recommends; guild k then lives on shard (k-1) % s, and every event of a
+  guild (GUILD_CREATE, interactions, messages) goes only to the session that identified with
+  that shard, `(guild_id >> 22) % s` as Discord routes it (DMs: shard 0). An IDENTIFY with
+  fewer shards is closed with 4011, an impossible shard with 4010. Several bot processes, one
+  per shard, may be connected at once. `guild_ids`, `shard_of(guild_id or channel)`.
 
 Permissions (the bot's are enforced on REST, see below):
 
@@ -74,10 +81,20 @@ Running the bot under test:
 
 Acting as users (each returns an `InteractionHandle` as soon as INTERACTION_CREATE is sent):
 
-- `await slash(channel, user, command, *subcommands, options=None, locale="en-US")`; options
+- `await slash(channel, user, command, *subcommands, options=None, locale=None)`; options
   are checked against the synced command like a Discord client would (names, types, required,
   choices, ranges, lengths); user, channel and role options take names and fill `resolved`.
   An unsynced command is refused once anything was synced; if nothing was, types are guessed.
+  Commands and options go by their default names, as Discord sends them whatever the client's
+  language.
+
+Languages: every interaction carries the user's client language as `locale` (default "en-US";
+`set_user_locale(user, "pl")`, or `locale=` on one `slash`) and, in a guild, the guild's
+`guild_locale` (`await set_guild_locale("pl", guild=None)`: the guild's `preferred_locale`
+too, with GUILD_UPDATE to a connected bot). Only Discord's locales (`rules.LOCALES`) are taken.
+A command sync is checked as Discord checks localisations: keys are Discord locales, localized
+names follow the name rules (lower case, 1-32), descriptions and choice names 1-100, and no two
+options of one command show the same name in any locale.
 - `await autocomplete(channel, user, command, *subcommands, options=None, focused=name)`
 - `await click(message, custom_id_or_label, *, user=None)` (user defaults to whoever triggered
   the message; disabled buttons and other users' ephemeral messages are refused)

@@ -19,7 +19,7 @@ import discord
 from tests.discord_fake.models import FakeDiscordError, FakeMessage, FakeModal, InteractionHandle
 from tests.discord_fake.patching import patch_discord
 from tests.discord_fake.process import BotProcess
-from tests.discord_fake.rules import SELECT_TYPES
+from tests.discord_fake.rules import LOCALES, SELECT_TYPES
 from tests.discord_fake.server import (
     FakeDiscordServer,
     InjectedFailure,
@@ -224,6 +224,20 @@ class FakeDiscord(FakeDiscordServer):
         return self.world.guild_id
 
     @property
+    def guild_ids(self) -> list[int]:
+        """Every guild's id, the first guild's first (see `guilds=`)."""
+        return list(self.world.guilds)
+
+    def shard_of(self, ref: ChannelRef | int) -> int:
+        """The shard that receives a guild's events: a guild id, or a guild channel."""
+        if isinstance(ref, int) and ref in self.world.guilds:
+            return self.world.shard_of(ref)
+        guild_id = self.channel(ref).guild_id
+        if guild_id is None:
+            return 0  # DMs go to shard 0
+        return self.world.shard_of(guild_id)
+
+    @property
     def application_id(self) -> int:
         """The bot's application id, which is also its user id."""
         return self.world.application_id
@@ -237,9 +251,10 @@ class FakeDiscord(FakeDiscordServer):
         command: str,
         *path: str,
         options: Mapping[str, Any] | None = None,
-        locale: str = "en-US",
+        locale: str | None = None,
     ) -> InteractionHandle:
-        """`user` runs `/command *path` with `options` in `channel`; returns at dispatch."""
+        """`user` runs `/command *path` with `options` in `channel`; returns at dispatch.
+        `locale` is the user's client language (default: theirs, see `set_user_locale`)."""
         target = self.channel(channel)
         who = self.user(user)
         data = self._command_data(target, who, command, path, dict(options or {}), None)
@@ -473,8 +488,29 @@ class FakeDiscord(FakeDiscordServer):
         self.world.set_overwrite(where, target, allow=allow, deny=deny)
         await self._guild_event("CHANNEL_UPDATE", where.payload())
 
-    async def _guild_event(self, event: str, data: dict[str, Any]) -> None:
-        session = self._session_for(self.world.guild_id)
+    def set_user_locale(self, user: UserRef, locale: str) -> None:
+        """The language of `user`'s Discord client, e.g. "pl": every interaction they send
+        from now on carries it as `locale`."""
+        if locale not in LOCALES:
+            raise ValueError(f"{locale!r} is not a Discord locale; one of {sorted(LOCALES)}")
+        self.world.user_locales[self.user(user).id] = locale
+
+    async def set_guild_locale(self, locale: str, guild: int | None = None) -> None:
+        """A guild's preferred locale (the first guild's by default): its interactions carry
+        it as `guild_locale`, and a connected bot gets GUILD_UPDATE."""
+        if locale not in LOCALES:
+            raise ValueError(f"{locale!r} is not a Discord locale; one of {sorted(LOCALES)}")
+        guild_id = self.world.guild_id if guild is None else guild
+        self.world.guild_locales[guild_id] = locale
+        data = self.world.guild_payload(guild_id)
+        for key in ("members", "channels", "threads", "voice_states", "presences", "joined_at"):
+            data.pop(key, None)
+        await self._guild_event("GUILD_UPDATE", data, guild_id)
+
+    async def _guild_event(
+        self, event: str, data: dict[str, Any], guild: int | None = None
+    ) -> None:
+        session = self._session_for(self.world.guild_id if guild is None else guild)
         if session is not None:
             await self._dispatch(session, event, data)
             if session.connection is not None:
@@ -642,8 +678,12 @@ class FakeDiscord(FakeDiscordServer):
             channel_payload["permissions"] = str(permissions)
             payload.update(
                 guild_id=str(channel.guild_id),
-                guild={"id": str(channel.guild_id), "locale": "en-US", "features": []},
-                guild_locale="en-US",
+                guild={
+                    "id": str(channel.guild_id),
+                    "locale": self.world.guild_locale(channel.guild_id),
+                    "features": [],
+                },
+                guild_locale=self.world.guild_locale(channel.guild_id),
                 member=self.world.member(user).payload(permissions=permissions),
                 authorizing_integration_owners={"0": str(channel.guild_id)},
                 context=0,
@@ -672,7 +712,7 @@ class FakeDiscord(FakeDiscordServer):
         *,
         description: str,
         message: FakeMessage | None = None,
-        locale: str = "en-US",
+        locale: str | None = None,
         overrides: Mapping[str, Any] | None = None,
         forged: bool = False,
         expect_answer: bool = True,
@@ -688,7 +728,13 @@ class FakeDiscord(FakeDiscordServer):
         if message is not None and message.deleted:
             raise ValueError(f"message {message.id} was deleted before {description}")
         interaction_id, token, payload = self._interaction_payload(
-            kind, user, channel, data, message, locale, overrides
+            kind,
+            user,
+            channel,
+            data,
+            message,
+            locale or self.world.user_locales.get(user.id, "en-US"),
+            overrides,
         )
         handle = InteractionHandle(
             fake=self,

@@ -29,6 +29,44 @@ MAX_V2_COMPONENTS = 40
 SELECT_TYPES = frozenset({3, 5, 6, 7, 8})
 V2_TOP_LEVEL = frozenset({1, 9, 10, 12, 13, 14, 17})
 _COMMAND_NAME = re.compile(r"^[-_'\w]{1,32}$")
+LOCALES = frozenset(
+    [
+        "id",
+        "da",
+        "de",
+        "en-GB",
+        "en-US",
+        "es-ES",
+        "es-419",
+        "fr",
+        "hr",
+        "it",
+        "lt",
+        "hu",
+        "nl",
+        "no",
+        "pl",
+        "pt-BR",
+        "ro",
+        "fi",
+        "sv-SE",
+        "vi",
+        "tr",
+        "cs",
+        "el",
+        "bg",
+        "ru",
+        "uk",
+        "hi",
+        "th",
+        "zh-CN",
+        "ja",
+        "zh-TW",
+        "ko",
+    ]
+)
+"""Discord's locales: the only keys name_localizations and description_localizations take, and
+the values of an interaction's `locale` and `guild_locale`."""
 
 
 @dataclass(frozen=True)
@@ -405,6 +443,7 @@ def check_commands(commands: list[dict[str, Any]]) -> list[Problem]:
         if key in seen:
             problems.append(Problem("command", f"{index}.name", f"duplicate command {name!r}"))
         seen.add(key)
+        problems.extend(_check_localizations(command, f"{index}", named=kind == 1))
         if kind == 1:
             problems.extend(_check_named(command, f"{index}"))
             problems.extend(_check_options(command.get("options") or [], f"{index}.options", 0))
@@ -426,18 +465,79 @@ def _check_named(item: dict[str, Any], where: str) -> list[Problem]:
     return problems
 
 
+def _check_localizations(item: dict[str, Any], where: str, *, named: bool) -> list[Problem]:
+    """name_localizations and description_localizations: Discord locales only, each name
+    valid as a name (lower case, 1-32 letters, digits, - _ ') and each description 1-100."""
+    problems: list[Problem] = []
+    for field in ("name_localizations", "description_localizations"):
+        table = item.get(field)
+        if table is None:
+            continue
+        if not isinstance(table, dict):
+            problems.append(Problem("localization", f"{where}.{field}", "must be an object"))
+            continue
+        for locale, value in table.items():
+            here = f"{where}.{field}.{locale}"
+            if locale not in LOCALES:
+                problems.append(Problem("localization", here, f"{locale!r} is not a locale"))
+            elif not isinstance(value, str) or not 1 <= len(value) <= (
+                32 if field == "name_localizations" else 100
+            ):
+                problems.append(Problem("localization", here, f"bad length: {value!r}"))
+            elif field == "name_localizations" and named and not _valid_name(value):
+                problems.append(
+                    Problem("localization", here, f"{value!r} is not a valid lowercase name")
+                )
+    return problems
+
+
+def _valid_name(name: str) -> bool:
+    return bool(_COMMAND_NAME.match(name)) and name == name.lower()
+
+
+def _localized_names(item: dict[str, Any]) -> dict[str, str]:
+    """The name each locale shows (the default name where it has no localization)."""
+    default = item.get("name") or ""
+    table = item.get("name_localizations") or {}
+    return {locale: str(table.get(locale) or default) for locale in LOCALES}
+
+
+def _check_choices(choices: list[dict[str, Any]], where: str) -> list[Problem]:
+    problems: list[Problem] = []
+    for index, choice in enumerate(choices):
+        name = choice.get("name")
+        if not isinstance(name, str) or not 1 <= len(name) <= 100:
+            problems.append(Problem("command", f"{where}.{index}.name", "1 to 100 characters"))
+        table = choice.get("name_localizations") or {}
+        for locale, value in table.items():
+            here = f"{where}.{index}.name_localizations.{locale}"
+            if locale not in LOCALES:
+                problems.append(Problem("localization", here, f"{locale!r} is not a locale"))
+            elif not isinstance(value, str) or not 1 <= len(value) <= 100:
+                problems.append(Problem("localization", here, f"bad length: {value!r}"))
+    return problems
+
+
 def _check_options(options: list[dict[str, Any]], where: str, depth: int) -> list[Problem]:
     problems: list[Problem] = []
     if len(options) > 25:
         problems.append(Problem("command", where, "at most 25 options"))
     optional_seen = False
     names: set[str] = set()
+    shown: set[tuple[str, str]] = set()  # (locale, name) as each locale shows the options
     for index, option in enumerate(options):
         here = f"{where}.{index}"
         problems.extend(_check_named(option, here))
+        problems.extend(_check_localizations(option, here, named=True))
         if option.get("name") in names:
             problems.append(Problem("command", here, f"duplicate option {option.get('name')!r}"))
         names.add(option.get("name") or "")
+        for locale, name in _localized_names(option).items():
+            if (locale, name) in shown:
+                problems.append(
+                    Problem("localization", here, f"two options show as {name!r} in {locale}")
+                )
+            shown.add((locale, name))
         kind = option.get("type")
         if kind in (1, 2):
             if depth >= (1 if kind == 2 else 2):
@@ -456,6 +556,7 @@ def _check_options(options: list[dict[str, Any]], where: str, depth: int) -> lis
         choices = option.get("choices") or []
         if len(choices) > 25:
             problems.append(Problem("command", f"{here}.choices", "at most 25 choices"))
+        problems.extend(_check_choices(choices, f"{here}.choices"))
         if choices and option.get("autocomplete"):
             problems.append(Problem("command", here, "choices and autocomplete exclude each other"))
     return problems

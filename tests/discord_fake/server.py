@@ -257,11 +257,20 @@ class FakeDiscordServer:
         guild_ready_timeout: float = 0.1,
         message_events: bool = True,
         bot_permissions: PermissionsLike | None = None,
+        guilds: int = 1,
+        shard_count: int = 1,
     ) -> None:
         self.token = token or f"fake.{secrets.token_urlsafe(24)}"
         self.ids = SnowflakeFactory()
+        #: What GET /gateway/bot recommends; IDENTIFY must use at least this many shards.
+        self.shard_count = shard_count
         self.world = World(
-            ids=self.ids, members=members, channels=channels, bot_permissions=bot_permissions
+            ids=self.ids,
+            members=members,
+            channels=channels,
+            bot_permissions=bot_permissions,
+            guilds=guilds,
+            shard_count=shard_count,
         )
         self.interaction_deadline = interaction_deadline
         self.token_lifetime = token_lifetime
@@ -680,7 +689,7 @@ class FakeDiscordServer:
     async def _get_gateway_bot(self, req: Request) -> Any:
         return {
             "url": self.gateway_url,
-            "shards": 1,
+            "shards": self.shard_count,
             "session_start_limit": {
                 "total": 1000,
                 "remaining": 999,
@@ -706,7 +715,7 @@ class FakeDiscordServer:
             raise HttpError(403, MISSING_ACCESS, "Missing Access")
         if guild_id is None:
             return None
-        if int(guild_id) != self.world.guild_id:
+        if not guild_id.isdigit() or int(guild_id) not in self.world.guilds:
             raise HttpError(403, MISSING_ACCESS, "Missing Access")
         return int(guild_id)
 
@@ -1242,20 +1251,20 @@ class FakeDiscordServer:
 
     # guild -----------------------------------------------------------------------------------
 
-    def _check_guild(self, guild_id: str) -> None:
-        if guild_id != str(self.world.guild_id):
+    def _check_guild(self, guild_id: str) -> int:
+        if not guild_id.isdigit() or int(guild_id) not in self.world.guilds:
             raise HttpError(404, 10004, "Unknown Guild")
+        return int(guild_id)
 
     async def _get_guild(self, req: Request, guild_id: str) -> Any:
-        self._check_guild(guild_id)
-        data = self.world.guild_payload()
+        data = self.world.guild_payload(self._check_guild(guild_id))
         for key in ("members", "channels", "threads", "voice_states", "presences", "joined_at"):
             data.pop(key, None)
         return data
 
     async def _get_guild_channels(self, req: Request, guild_id: str) -> Any:
-        self._check_guild(guild_id)
-        return [c.payload() for c in self.world.channels.values()]
+        guild = self._check_guild(guild_id)
+        return [c.payload() for c in self.world.channels.values() if c.guild_id == guild]
 
     async def _list_members(self, req: Request, guild_id: str) -> Any:
         self._check_guild(guild_id)
@@ -1269,8 +1278,7 @@ class FakeDiscordServer:
         return member.payload()
 
     async def _get_roles(self, req: Request, guild_id: str) -> Any:
-        self._check_guild(guild_id)
-        return [role.payload() for role in self.world.roles]
+        return [role.payload() for role in self.world.guild_roles(self._check_guild(guild_id))]
 
     # gateway -------------------------------------------------------------------------------
 
@@ -1348,6 +1356,12 @@ class FakeDiscordServer:
             await conn.ws.close(code=4004, message=b"Authentication failed.")
             return
         shard = tuple(data["shard"]) if data.get("shard") else None
+        if shard is not None and not 0 <= shard[0] < shard[1]:
+            await conn.ws.close(code=4010, message=b"Invalid shard.")
+            return
+        if self.shard_count > 1 and (shard is None or shard[1] < self.shard_count):
+            await conn.ws.close(code=4011, message=b"Sharding required.")
+            return
         self.identify_count += 1
         session = Session(
             id=secrets.token_hex(16),
@@ -1361,7 +1375,11 @@ class FakeDiscordServer:
         ready: dict[str, Any] = {
             "v": 10,
             "user": self.world.bot_user.payload(),
-            "guilds": [{"id": str(self.world.guild_id), "unavailable": True}],
+            "guilds": [
+                {"id": str(guild_id), "unavailable": True}
+                for guild_id in self.world.guilds
+                if session.owns_guild(guild_id)
+            ],
             "session_id": session.id,
             "resume_gateway_url": self.gateway_url,
             "application": {"id": str(self.world.application_id), "flags": 0},
@@ -1375,8 +1393,9 @@ class FakeDiscordServer:
         if shard is not None:
             ready["shard"] = list(shard)
         await self._dispatch(session, "READY", ready)
-        if session.owns_guild(self.world.guild_id):
-            await self._dispatch(session, "GUILD_CREATE", self.world.guild_payload())
+        for guild_id in self.world.guilds:
+            if session.owns_guild(guild_id):
+                await self._dispatch(session, "GUILD_CREATE", self.world.guild_payload(guild_id))
         self.changed()
 
     async def _resume(self, conn: Connection, data: dict[str, Any]) -> None:
@@ -1409,7 +1428,7 @@ class FakeDiscordServer:
         elif data.get("query"):
             members = [m for m in members if m.name.startswith(data["query"])]
         chunk: dict[str, Any] = {
-            "guild_id": str(self.world.guild_id),
+            "guild_id": str(data.get("guild_id") or self.world.guild_id),
             "members": [m.payload() for m in members],
             "chunk_index": 0,
             "chunk_count": 1,

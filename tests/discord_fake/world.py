@@ -1,4 +1,9 @@
-"""The fake's cast: the bot's application, one guild with channels and members, snowflake ids.
+"""The fake's cast: the bot's application, its guilds with channels and members, snowflake ids.
+
+One guild by default ("Fake Guild", channels "general" and "games"). With `guilds=n`, guild k
+(k = 2..n, "Fake Guild k") has channels "general-k" and "games-k" (the same names with "-k"),
+the same members and roles; with `shard_count=s`, guild k is made to live on shard (k-1) % s,
+as Discord routes it: `(guild_id >> 22) % s`.
 
 Everything here is plain data plus the JSON payloads Discord would send for it, shaped so that
 discord.py 2.7 parses them without complaint (see discord/guild.py, member.py, channel.py).
@@ -85,6 +90,15 @@ class SnowflakeFactory:
         ms = int(time.time() * 1000) - DISCORD_EPOCH_MS
         candidate = (ms << 22) | (self._worker << 17) | (next(self._increment) & 0xFFF)
         self._last = max(candidate, self._last + 1)
+        return self._last
+
+    def on_shard(self, shard_id: int, shard_count: int) -> int:
+        """A new id that Discord would route to `shard_id`: (id >> 22) % shard_count == shard_id
+        (its timestamp moved at most shard_count - 1 ms ahead)."""
+        candidate = self()
+        ms = candidate >> 22
+        ms += (shard_id - ms) % shard_count
+        self._last = max(self._last, (ms << 22) | (candidate & ((1 << 22) - 1)))
         return self._last
 
 
@@ -255,13 +269,22 @@ class World:
         channels: tuple[str, ...] = ("general", "games"),
         bot_name: str = "Mastermind",
         bot_permissions: PermissionsLike | None = None,
+        guilds: int = 1,
+        shard_count: int = 1,
     ) -> None:
         self.ids = ids
         self.application_id = ids()
         self.bot_user = FakeUser(self.application_id, bot_name, bot=True)
         self.owner = FakeUser(ids(), "owner")
-        self.guild_id = ids()
+        self.shard_count = shard_count
+        self.guild_id = ids.on_shard(0, shard_count)
         self.guild_name = "Fake Guild"
+        #: Every guild the bot is in, id -> name; the first is `guild_id`.
+        self.guilds: dict[int, str] = {self.guild_id: self.guild_name}
+        for number in range(2, guilds + 1):
+            self.guilds[ids.on_shard((number - 1) % shard_count, shard_count)] = (
+                f"Fake Guild {number}"
+            )
         self.everyone_role = FakeRole(self.guild_id, "@everyone", EVERYONE_PERMISSIONS)
         self.mod_role = FakeRole(ids(), "Moderator", MODERATOR_PERMISSIONS, position=2)
         self.bot_role = FakeRole(ids(), bot_name, BOT_PERMISSIONS, position=1)
@@ -283,10 +306,16 @@ class World:
         self._add_member(self.mod, [*people, self.mod_role.id])
         self._add_member(self.bot_user, [self.bot_role.id])
         self.channels: dict[int, FakeChannel] = {}
-        for position, name in enumerate(channels):
-            channel = FakeChannel(ids(), name, self.guild_id, position=position)
-            self.channels[channel.id] = channel
+        for number, guild_id in enumerate(self.guilds, start=1):
+            for position, name in enumerate(channels):
+                label = name if number == 1 else f"{name}-{number}"
+                channel = FakeChannel(ids(), label, guild_id, position=position)
+                self.channels[channel.id] = channel
         self.dm_channels: dict[int, FakeChannel] = {}  # by recipient user id
+        #: Each guild's preferred locale (guild_locale of its interactions); "en-US" if unset.
+        self.guild_locales: dict[int, str] = {}
+        #: Each user's client language (locale of their interactions); "en-US" if unset.
+        self.user_locales: dict[int, str] = {}
 
     def _add_member(self, user: FakeUser, role_ids: list[int] | None = None) -> None:
         self.users[user.id] = user
@@ -451,14 +480,30 @@ class World:
             "bot": self.bot_user.payload(),
             "interactions_endpoint_url": None,
             "redirect_uris": [],
-            "approximate_guild_count": 1,
+            "approximate_guild_count": len(self.guilds),
         }
 
-    def guild_payload(self) -> dict[str, Any]:
-        """The full guild, as in GUILD_CREATE."""
+    def guild_locale(self, guild_id: int | None = None) -> str:
+        """A guild's preferred locale (the first guild's unless `guild_id` names another)."""
+        return self.guild_locales.get(self.guild_id if guild_id is None else guild_id, "en-US")
+
+    def shard_of(self, guild_id: int) -> int:
+        """The shard Discord sends this guild's events to."""
+        return (guild_id >> 22) % self.shard_count
+
+    def guild_roles(self, guild_id: int) -> list[FakeRole]:
+        """A guild's roles: every guild has the same ones, each with its own @everyone."""
+        if guild_id == self.guild_id:
+            return self.roles
+        everyone = FakeRole(guild_id, "@everyone", self.everyone_role.permissions)
+        return [everyone, *(role for role in self.roles if role is not self.everyone_role)]
+
+    def guild_payload(self, guild_id: int | None = None) -> dict[str, Any]:
+        """The full guild (the first one unless `guild_id` names another), as in GUILD_CREATE."""
+        guild_id = self.guild_id if guild_id is None else guild_id
         return {
-            "id": str(self.guild_id),
-            "name": self.guild_name,
+            "id": str(guild_id),
+            "name": self.guilds[guild_id],
             "icon": None,
             "splash": None,
             "discovery_splash": None,
@@ -469,7 +514,7 @@ class World:
             "verification_level": 0,
             "default_message_notifications": 1,
             "explicit_content_filter": 0,
-            "roles": [role.payload() for role in self.roles],
+            "roles": [role.payload() for role in self.guild_roles(guild_id)],
             "emojis": [],
             "stickers": [],
             "features": [],
@@ -485,7 +530,7 @@ class World:
             "description": None,
             "premium_tier": 0,
             "premium_subscription_count": 0,
-            "preferred_locale": "en-US",
+            "preferred_locale": self.guild_locale(guild_id),
             "nsfw_level": 0,
             "premium_progress_bar_enabled": False,
             "joined_at": iso_now(),
@@ -494,7 +539,7 @@ class World:
             "member_count": len(self.members),
             "voice_states": [],
             "members": [member.payload() for member in self.members.values()],
-            "channels": [channel.payload() for channel in self.channels.values()],
+            "channels": [c.payload() for c in self.channels.values() if c.guild_id == guild_id],
             "threads": [],
             "presences": [],
             "stage_instances": [],

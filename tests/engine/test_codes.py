@@ -130,3 +130,30 @@ def test_answers_and_impossible_answers() -> None:
             space.check_answer(black, white)
     for black, white in answers:
         space.check_answer(black, white)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "czerwony zielony niebieski żółty",
+        "CZERWONY Zielony NIEBIESKI zolty",
+        "czerwonyzielonyniebieskizółty",
+        "czerwony G 3 🟡",
+    ],
+)
+def test_polish_colour_names_with_and_without_diacritics(text: str) -> None:
+    assert CodeSpace(4, 6).parse(text) == (0, 1, 2, 3)
+
+
+def test_every_polish_colour_name() -> None:
+    space = CodeSpace(5, 10)
+    assert space.parse("pomarańczowy brązowy fioletowy różowy turkusowy") == (4, 5, 6, 7, 8)
+    assert space.parse("pomaranczowy brazowy fioletowy rozowy oliwkowy") == (4, 5, 6, 7, 9)
+
+
+def test_a_polish_name_outside_the_game_is_named_as_data() -> None:
+    with pytest.raises(CodeError) as error:
+        CodeSpace(4, 6).parse("oliwkowy red red red")
+    assert error.value.problem == "not-in-game"
+    assert error.value.details == {"colour": 9, "token": "oliwkowy", "colours": 6}
+    assert "Olive ('oliwkowy') is not in this game" in str(error.value)

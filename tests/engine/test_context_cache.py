@@ -19,7 +19,7 @@ def test_the_cache_keeps_what_fits_and_always_the_newest() -> None:
 
     tight = ContextCache(max_bytes=1)
     first = tight.get(3, 4, True)
-    first.scorer.table  # noqa: B018 - build its table, so it holds bytes
+    first.scorer.tables  # noqa: B018 - build its tables, so it holds bytes
     assert first.nbytes > 0
     second = tight.get(4, 6, True)
     assert tight.holds(second) and not tight.holds(first)
@@ -31,7 +31,7 @@ def test_least_recently_used_goes_first() -> None:
     cache = ContextCache(max_bytes=1 << 30)
     contexts = [cache.get(pegs, 4, True) for pegs in (2, 3, 4)]
     for context in contexts:
-        context.scorer.table  # noqa: B018
+        context.scorer.tables  # noqa: B018
     cache.get(2, 4, True)  # (3, 4) is now the oldest
     cache.max_bytes = contexts[0].nbytes + contexts[2].nbytes
     cache.get(4, 4, True)

@@ -8,7 +8,7 @@ from bot.engine.scoring import encode, score
 from bot.engine.search import SearchLimits, TooLarge, check_size
 from bot.engine.simulate import format_table, main, simulate
 from bot.engine.solver import Contradiction, Solver, context_for, solve_secret
-from bot.engine.strategies import STRATEGIES, get_strategy
+from bot.engine.strategies import STRATEGIES
 
 CLASSIC = CodeSpace(4, 6)
 
@@ -61,24 +61,19 @@ def test_knuth_games_never_exceed_five_and_match_the_tree() -> None:
         assert guesses[0] == (0, 0, 1, 1)
 
 
-def test_symmetry_reduction_picks_the_same_guess_as_a_full_search() -> None:
-    """At every second-level node of several strategies, canonical pool == every code."""
-    context = context_for(4, 6, True)
-    first = CLASSIC.index_of(CLASSIC.parse("1123"))
-    candidates = np.arange(CLASSIC.size)
-    feedback = context.scorer.against(first, candidates)
-    used = 0b111
-    for name in ("knuth", "expected-size", "entropy", "most-parts"):
-        strategy = get_strategy(name)
-        for answer in np.unique(feedback):
-            node = candidates[feedback == answer]
-            if len(node) <= 2:
-                continue
-            everything = np.arange(CLASSIC.size)
-            full = context._best_of(strategy, everything, node, node, None)
-            reduced = context._best_of(strategy, context.canonical_guesses(used), node, node, None)
-            assert full == reduced == context.best_guess(strategy, node, used, None)
-    assert len(context.canonical_guesses(0b11)) == 151  # after 1122: 151 of 1296 guesses
+def test_4x8_knuth_sweep_with_1234_matches_the_published_total() -> None:
+    space = CodeSpace(4, 8)
+    assert simulate(space, "knuth", space.parse("1234")).total == 21230
+
+
+def test_a_sweep_on_several_threads_plays_the_same_tree() -> None:
+    one = simulate(CLASSIC, "knuth", CLASSIC.parse("1122"), jobs=1)
+    two = simulate(CLASSIC, "knuth", CLASSIC.parse("1122"), jobs=2)
+    assert one.distribution == two.distribution
+    space = CodeSpace(4, 5, False)
+    assert (
+        simulate(space, "entropy", jobs=3).distribution == simulate(space, "entropy").distribution
+    )
 
 
 def test_next_move_reports_candidates_and_follows_answers() -> None:

@@ -5,6 +5,9 @@ a test needs two connections, or again after a close), and reads its tables as a
 would, for the tests that check what is really written (the games and moves tables: the record
 codec's layout). A new implementation adds one Backend and one entry to `BACKENDS`, and the
 interface suite runs on it unchanged.
+
+"postgresql" runs on a real server the tests start themselves (`postgres_server.py`); without
+the PostgreSQL binaries its tests are skipped, saying why.
 """
 
 from __future__ import annotations
@@ -13,10 +16,12 @@ import sqlite3
 from collections.abc import Callable
 from contextlib import closing
 from datetime import datetime
-from pathlib import Path
 from typing import Protocol
 
+import pytest
+
 from bot.store import Store, open_store
+from tests.store import postgres_server
 
 
 class Backend(Protocol):
@@ -32,8 +37,8 @@ class Backend(Protocol):
 
 
 class SqliteBackend:
-    def __init__(self, path: Path) -> None:
-        self.path = path
+    def __init__(self, request: pytest.FixtureRequest) -> None:
+        self.path = request.getfixturevalue("tmp_path") / "games.db"
 
     async def open(self, *, clock: Callable[[], datetime] | None = None) -> Store:
         return await open_store(self.path, clock=clock)
@@ -43,6 +48,18 @@ class SqliteBackend:
             return conn.execute(sql, params).fetchall()
 
 
-BACKENDS: dict[str, Callable[[Path], Backend]] = {
-    "sqlite": lambda tmp_path: SqliteBackend(tmp_path / "games.db"),
+class PostgresBackend:
+    def __init__(self, request: pytest.FixtureRequest) -> None:
+        self.url: str = request.getfixturevalue("postgres_url")
+
+    async def open(self, *, clock: Callable[[], datetime] | None = None) -> Store:
+        return await open_store(self.url, clock=clock)
+
+    def query(self, sql: str, params: tuple[object, ...] = ()) -> list[tuple[object, ...]]:
+        return postgres_server.query(self.url, sql, params)
+
+
+BACKENDS: dict[str, Callable[[pytest.FixtureRequest], Backend]] = {
+    "sqlite": SqliteBackend,
+    "postgresql": PostgresBackend,
 }

@@ -1,22 +1,25 @@
 """The store suite runs once per implementation of `Store` (see `backends`): the `backend`
 fixture is parametrized over them, and `store` is a store opened on it with a test clock.
-Modules named test_sqlite_* test what only the SQLite implementation has."""
+Modules named test_sqlite_* test what only the SQLite implementation has, test_postgres_* what
+only PostgreSQL has."""
 
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
-from pathlib import Path
 
 import pytest
 
 from bot.store import Store
 from tests.store.backends import BACKENDS, Backend
 from tests.store.helpers import Clock
+from tests.store.pg_fixtures import postgres_server, postgres_url
+
+__all__ = ["postgres_server", "postgres_url"]  # fixtures for every module of the suite
 
 
 @pytest.fixture(params=sorted(BACKENDS))
-def backend(request: pytest.FixtureRequest, tmp_path: Path) -> Backend:
-    return BACKENDS[request.param](tmp_path)
+def backend(request: pytest.FixtureRequest) -> Backend:
+    return BACKENDS[request.param](request)
 
 
 @pytest.fixture

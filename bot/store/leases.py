@@ -1,0 +1,218 @@
+"""Leases: which process runs a job that must run once, when several bot processes share one
+database (shard clusters on PostgreSQL).
+
+A lease is a row of table `leases`: a name, its holder, and when it expires. Its holder renews
+it well before then; any process may take it once it has expired, so when the holder dies (a
+crash, SIGKILL, a lost machine), another process takes the job over within one lease time. Time
+is the database server's clock, never the processes' own, so clocks of several machines need not
+agree. A holder that could not renew in time stops the job before its lease runs out.
+
+On SQLite there is nothing to share: one bot process per file (`filelock.py`) makes that process
+the holder of every lease, always.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import math
+import os
+import secrets
+import socket
+from typing import Protocol
+
+from bot.store.interface import Store
+from bot.store.postgres import PostgresStore
+
+log = logging.getLogger(__name__)
+
+LEASE_SECONDS = 30.0
+JOBS_LEASE = "background-jobs"
+"""The lease of the jobs that must run once: command sync, board reconcile, expiry."""
+
+
+def process_name() -> str:
+    """Who holds a lease: this host and process, plus a random tag (a pid can be reused)."""
+    return f"{socket.gethostname()} pid {os.getpid()} ({secrets.token_hex(3)})"
+
+
+class Lease(Protocol):
+    """One named lease, claimed for one holder."""
+
+    name: str
+    holder: str
+    ttl: float
+    """Seconds a claim holds for; math.inf when nobody else can ever take it."""
+
+    async def claim(self) -> bool:
+        """Take the lease (free or expired), or renew it if this holder has it. True: it is
+        ours for `ttl` seconds from the call."""
+        ...
+
+    async def release(self) -> None:
+        """Give it up now, so another process takes over without waiting for the expiry."""
+        ...
+
+    async def current_holder(self) -> str | None:
+        """Who holds it now (None: nobody, or it expired)."""
+        ...
+
+
+class LocalLease:
+    """SQLite: this process is the only bot on its file, so it always holds every lease."""
+
+    ttl = math.inf
+
+    def __init__(self, name: str, holder: str) -> None:
+        self.name, self.holder = name, holder
+
+    async def claim(self) -> bool:
+        return True
+
+    async def release(self) -> None:
+        return None
+
+    async def current_holder(self) -> str | None:
+        return self.holder
+
+
+class PostgresLease:
+    """A row of `leases` in the shared PostgreSQL database."""
+
+    def __init__(self, store: PostgresStore, name: str, holder: str, ttl: float) -> None:
+        if not ttl > 0:
+            raise ValueError("a lease lasts a positive number of seconds")
+        self.store, self.name, self.holder, self.ttl = store, name, holder, ttl
+
+    async def claim(self) -> bool:
+        async with self.store.pool.acquire(timeout=self.ttl / 3) as conn:
+            holder = await conn.fetchval(
+                "INSERT INTO leases AS l (name, holder, expires_at) "
+                "VALUES ($1, $2, clock_timestamp() + make_interval(secs => $3)) "
+                "ON CONFLICT (name) DO UPDATE "
+                "SET holder = excluded.holder, expires_at = excluded.expires_at "
+                "WHERE l.holder = excluded.holder OR l.expires_at < clock_timestamp() "
+                "RETURNING holder",
+                self.name,
+                self.holder,
+                self.ttl,
+            )
+        return bool(holder == self.holder)
+
+    async def release(self) -> None:
+        async with self.store.pool.acquire(timeout=self.ttl / 3) as conn:
+            await conn.execute(
+                "DELETE FROM leases WHERE name = $1 AND holder = $2", self.name, self.holder
+            )
+
+    async def current_holder(self) -> str | None:
+        async with self.store.pool.acquire(timeout=self.ttl / 3) as conn:
+            holder = await conn.fetchval(
+                "SELECT holder FROM leases WHERE name = $1 AND expires_at > clock_timestamp()",
+                self.name,
+            )
+        return None if holder is None else str(holder)
+
+
+def open_lease(
+    store: Store, name: str, *, holder: str | None = None, ttl: float = LEASE_SECONDS
+) -> Lease:
+    """The lease `name` on `store`'s database: shared on PostgreSQL, always ours on SQLite."""
+    who = holder or process_name()
+    if isinstance(store, PostgresStore):
+        return PostgresLease(store, name, who, ttl)
+    return LocalLease(name, who)
+
+
+class LeaseKeeper:
+    """Holds one lease for as long as the process runs.
+
+    `start()` claims it once, then a task claims it again every third of its time: a renewal
+    while it is ours, a takeover once its holder stopped renewing. `held` is true only while the
+    last successful claim is younger than the lease time (measured from before the claim was
+    sent), so a process cut off from the database stops its jobs before anyone else may start
+    them. `term` counts how many times it was gained; `changed()` wakes on every gain and loss.
+    """
+
+    def __init__(self, lease: Lease) -> None:
+        self.lease = lease
+        self.term = 0
+        self._valid_until = -math.inf
+        self._was_held = False
+        self._event = asyncio.Event()
+        self._task: asyncio.Task[None] | None = None
+
+    @property
+    def held(self) -> bool:
+        return asyncio.get_running_loop().time() < self._valid_until
+
+    async def start(self) -> bool:
+        """Claim the lease now and keep it from then on; True if this process holds it."""
+        await self._claim()
+        if math.isfinite(self.lease.ttl) and self._task is None:
+            self._task = asyncio.create_task(self._renew_forever(), name=f"lease-{self.lease.name}")
+        return self.held
+
+    async def wait_changed(self, timeout: float | None = None) -> None:
+        """Return when the lease is gained or lost, or after `timeout` seconds."""
+        self._event.clear()
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(self._event.wait(), timeout)
+
+    async def wait_held(self) -> None:
+        """Return once this process holds the lease."""
+        while not self.held:
+            await self.wait_changed(self.lease.ttl / 3 if math.isfinite(self.lease.ttl) else None)
+
+    async def close(self) -> None:
+        """Stop renewing, and release the lease if it is ours, so another process takes over
+        at once."""
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task
+            self._task = None
+        if self.held:
+            self._valid_until = -math.inf
+            try:
+                await self.lease.release()
+            except Exception as error:
+                log.warning("could not release lease %s: %s", self.lease.name, error)
+
+    async def _renew_forever(self) -> None:
+        period = self.lease.ttl / 3
+        while True:
+            await asyncio.sleep(period)
+            await self._claim()
+
+    async def _claim(self) -> None:
+        loop = asyncio.get_running_loop()
+        began = loop.time()
+        try:
+            bound = self.lease.ttl / 3 if math.isfinite(self.lease.ttl) else None
+            ours = await asyncio.wait_for(self.lease.claim(), bound)
+        except Exception as error:  # the database is away: the lease lapses on its own
+            log.warning("could not renew lease %s: %s", self.lease.name, error or repr(error))
+            ours = None
+        if ours:
+            self._valid_until = began + self.lease.ttl
+        elif ours is False:
+            self._valid_until = -math.inf
+        self._note_change()
+        if self._was_held and ours is None:
+            # Not refused, only not answered: check again when the lease would run out.
+            loop.call_at(self._valid_until, self._note_change)
+
+    def _note_change(self) -> None:
+        now_held = self.held
+        if now_held == self._was_held:
+            return
+        self._was_held = now_held
+        if now_held:
+            self.term += 1
+            if math.isfinite(self.lease.ttl):  # a shared lease: say which process has it
+                log.info("this process now runs the jobs of lease %s", self.lease.name)
+        else:
+            log.warning("this process no longer holds lease %s", self.lease.name)
+        self._event.set()

@@ -1,0 +1,150 @@
+"""What only the PostgreSQL implementation has: constraints inside the database itself, schema
+migrations in place, a bounded wait on a locked game, clear refusals of a database it cannot
+use, and rows an outside tool can damage. On a real server (see postgres_server.py)."""
+
+from __future__ import annotations
+
+import asyncio
+from datetime import timedelta
+
+import asyncpg
+import pytest
+
+from bot.engine.game import guess
+from bot.store import AlreadyApplied, PostgresStore, SchemaError, StoreBusy, StoreUnavailable
+from bot.store.postgres import redact
+from bot.store.postgres_migrations import MIGRATIONS, SCHEMA_VERSION
+from tests.store.helpers import ALICE, BOB, CHANNEL, Clock, play
+from tests.store.postgres_server import PostgresServer, query
+
+
+def refused(url: str, sql: str) -> str:
+    """The error PostgreSQL answers to `sql`, from an outside connection."""
+    with pytest.raises(asyncpg.PostgresError) as error:
+        query(url, sql)
+    return str(error.value)
+
+
+async def test_the_database_itself_keeps_the_rules(postgres_url: str) -> None:
+    async with await PostgresStore.open(postgres_url) as store:
+        game = await store.start(play())
+        await store.apply(lambda g: guess(g, BOB, "1111"), game_id=game.id or 0, source="i:9")
+    assert "games_one_active_per_channel" in refused(
+        postgres_url,
+        "INSERT INTO games (format, kind, channel_id, starter_id, pegs, colours, duplicates, "
+        "max_guesses, solo, secret, status, version, created_at, last_move_at) "
+        "SELECT format, kind, channel_id, starter_id, pegs, colours, duplicates, max_guesses, "
+        "solo, secret, status, version, created_at, last_move_at FROM games",
+    )
+    for statement in ("UPDATE moves SET black = 4", "DELETE FROM moves", "TRUNCATE moves"):
+        assert "append-only" in refused(postgres_url, statement)
+    assert "moves_once_per_source" in refused(
+        postgres_url,
+        "INSERT INTO moves (game_id, move_no, kind, player_id, code, black, white, created_at, "
+        f"source) VALUES ({game.id}, 2, 'guess', 2, '[1,1,1,1]', 0, 0, now(), 'i:9')",
+    )
+    assert query(postgres_url, "SELECT version FROM mastermind_schema") == [(SCHEMA_VERSION,)]
+
+
+async def test_one_input_makes_one_move_across_processes(postgres_url: str) -> None:
+    """Two processes (two stores) get the same input at once: one move, one AlreadyApplied."""
+    async with (
+        await PostgresStore.open(postgres_url) as first,
+        await PostgresStore.open(postgres_url) as second,
+    ):
+        game = await first.start(play())
+        results = await asyncio.gather(
+            *(
+                store.apply(lambda g: guess(g, BOB, "1111"), game_id=game.id or 0, source="i:1")
+                for store in (first, second) * 4
+            ),
+            return_exceptions=True,
+        )
+    assert sum(not isinstance(r, BaseException) for r in results) == 1
+    assert all(isinstance(r, AlreadyApplied) for r in results if isinstance(r, BaseException))
+    assert query(postgres_url, "SELECT count(*) FROM moves") == [(1,)]
+
+
+async def test_an_older_schema_is_upgraded_in_place(postgres_url: str) -> None:
+    async with await PostgresStore.open(postgres_url, schema_version=1) as old:
+        game = await old.start(play())
+        await old.apply(lambda g: guess(g, BOB, "1111"), game_id=game.id or 0)
+    assert query(postgres_url, "SELECT to_regclass('leases') IS NULL") == [(True,)]
+
+    stores = await asyncio.gather(*(PostgresStore.open(postgres_url) for _ in range(3)))
+    for store in stores:  # three processes starting at once: migrated once, all work
+        await store.close()
+    assert query(postgres_url, "SELECT version FROM mastermind_schema") == [(len(MIGRATIONS),)]
+    async with await PostgresStore.open(postgres_url) as store:
+        _, outcome = await store.apply(lambda g: guess(g, BOB, "1234"), game_id=game.id or 0)
+        assert outcome.number == 2 and outcome.secret is not None
+    assert query(postgres_url, "SELECT count(*) FROM leases") == [(0,)]
+
+
+async def test_a_newer_schema_is_refused_untouched(postgres_url: str) -> None:
+    async with await PostgresStore.open(postgres_url):
+        pass
+    query(postgres_url, "UPDATE mastermind_schema SET version = 99")
+    with pytest.raises(SchemaError, match="newer mastermind-bot") as caught:
+        await PostgresStore.open(postgres_url)
+    assert "\n" not in str(caught.value)
+    assert query(postgres_url, "SELECT version FROM mastermind_schema") == [(99,)]
+
+
+async def test_a_locked_game_answers_busy_within_the_bound(postgres_url: str) -> None:
+    async with await PostgresStore.open(postgres_url, busy_timeout=0.3) as store:
+        game = await store.start(play())
+        other = await asyncpg.connect(postgres_url)
+        try:
+            transaction = other.transaction()
+            await transaction.start()
+            await other.execute("SELECT 1 FROM games WHERE id = $1 FOR UPDATE", game.id)
+            began = asyncio.get_running_loop().time()
+            with pytest.raises(StoreBusy, match="not recorded"):
+                await store.apply(lambda g: guess(g, BOB, "1111"), game_id=game.id or 0)
+            assert asyncio.get_running_loop().time() - began < 2.0
+            await transaction.rollback()
+        finally:
+            await other.close()
+        assert query(postgres_url, "SELECT count(*) FROM moves") == [(0,)]
+        await store.apply(lambda g: guess(g, BOB, "1111"), game_id=game.id or 0)  # free again
+
+
+async def test_no_free_connection_answers_busy_within_the_bound(postgres_url: str) -> None:
+    async with await PostgresStore.open(postgres_url, busy_timeout=0.3, pool_size=1) as store:
+        game = await store.start(play())
+        async with store.pool.acquire():  # the only connection is taken
+            with pytest.raises(StoreBusy):
+                await store.apply(lambda g: guess(g, BOB, "1111"), game_id=game.id or 0)
+    assert query(postgres_url, "SELECT count(*) FROM moves") == [(0,)]
+
+
+async def test_expiry_skips_an_unreadable_game_and_ends_the_others(postgres_url: str) -> None:
+    clock = Clock()
+    async with await PostgresStore.open(postgres_url, clock=clock) as store:
+        first = await store.start(play(CHANNEL))
+        second = await store.start(play(CHANNEL + 1))
+        third = await store.start(play(CHANNEL + 2, starter_id=ALICE))
+        query(postgres_url, "UPDATE games SET format = 99 WHERE id = ?", (second.id,))
+        clock.advance(hours=30)
+        expired = await store.expire_stale(timedelta(hours=24))
+        assert sorted(g.id or 0 for g in expired) == sorted([first.id or 0, third.id or 0])
+    assert query(postgres_url, "SELECT status FROM games WHERE id = ?", (second.id,)) == [
+        ("active",)
+    ]
+
+
+async def test_an_unusable_database_is_refused_in_one_line(
+    postgres_server: PostgresServer,
+) -> None:
+    missing = postgres_server.dsn("no_such_database")
+    with pytest.raises(StoreUnavailable, match="does not exist") as caught:
+        await PostgresStore.open(missing)
+    assert "no_such_database" in str(caught.value) and "\n" not in str(caught.value)
+
+    with_password = f"postgresql://bot:hunter2@127.0.0.1:{postgres_server.port}/x"
+    assert redact(with_password) == f"postgresql://bot:***@127.0.0.1:{postgres_server.port}/x"
+    closed_port = "postgresql://bot:hunter2@127.0.0.1:1/mastermind"
+    with pytest.raises(StoreUnavailable, match="cannot be reached") as caught:
+        await PostgresStore.open(closed_port)
+    assert "hunter2" not in str(caught.value) and "127.0.0.1:1" in str(caught.value)

@@ -1,0 +1,76 @@
+"""Leases on PostgreSQL: one holder at a time, renewed while it lives, taken over once it stops
+renewing (a dead process), handed over at once on release. SQLite's lease is always held."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+from bot.store import JOBS_LEASE, LeaseKeeper, PostgresStore, open_lease, open_store
+from bot.store.leases import LocalLease, PostgresLease
+from tests.store.postgres_server import query
+
+
+async def test_one_holder_renewal_expiry_and_release(postgres_url: str) -> None:
+    async with await PostgresStore.open(postgres_url) as store:
+        a = open_lease(store, JOBS_LEASE, holder="a", ttl=0.6)
+        b = open_lease(store, JOBS_LEASE, holder="b", ttl=0.6)
+        assert isinstance(a, PostgresLease)
+        assert await a.claim() and not await b.claim()
+        assert await a.claim() and not await b.claim()  # renewed, still a's
+        assert await b.current_holder() == "a"
+        await asyncio.sleep(0.7)  # a stopped renewing: it lapses
+        assert await b.current_holder() is None
+        assert await b.claim() and not await a.claim()
+        await b.release()
+        assert await a.claim()  # at once after a release
+    assert query(postgres_url, "SELECT name, holder FROM leases") == [(JOBS_LEASE, "a")]
+
+
+async def test_keepers_hold_it_one_at_a_time_and_take_over(postgres_url: str) -> None:
+    """Three processes keep the lease; at every instant at most one believes it holds it, and
+    when the holder dies (stops renewing without releasing) another takes over."""
+    stores = [await PostgresStore.open(postgres_url) for _ in range(3)]
+    keepers = [
+        LeaseKeeper(open_lease(s, JOBS_LEASE, holder=f"p{i}", ttl=0.6))
+        for i, s in enumerate(stores)
+    ]
+    try:
+        held = [await keeper.start() for keeper in keepers]
+        assert held.count(True) == 1
+        first = held.index(True)
+        for _ in range(20):  # 1 s: renewals keep it with the first holder
+            assert [k.held for k in keepers].count(True) <= 1
+            await asyncio.sleep(0.05)
+        assert keepers[first].held and keepers[first].term == 1
+
+        task = keepers[first]._task
+        assert task is not None
+        task.cancel()  # the holder dies: no renewal, no release
+        await asyncio.sleep(0)
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + 3.0
+        while not any(k.held for i, k in enumerate(keepers) if i != first):
+            assert [k.held for k in keepers].count(True) <= 1
+            assert loop.time() < deadline, "nobody took the lease over"
+            await asyncio.sleep(0.02)
+        assert not keepers[first].held  # the dead holder's own view lapsed first
+        taker = next(k for i, k in enumerate(keepers) if i != first and k.held)
+        assert taker.term == 1
+
+        await taker.close()  # a clean stop hands it over without waiting for the expiry
+        others = [k for i, k in enumerate(keepers) if i != first and k is not taker]
+        await asyncio.wait_for(others[0].wait_held(), 1.0)
+    finally:
+        for keeper in keepers:
+            await keeper.close()
+        for store in stores:
+            await store.close()
+
+
+async def test_sqlite_always_holds_its_leases(tmp_path: Path) -> None:
+    async with await open_store(tmp_path / "games.db") as store:
+        keeper = LeaseKeeper(open_lease(store, JOBS_LEASE))
+        assert isinstance(keeper.lease, LocalLease)
+        assert await keeper.start() and keeper.held and keeper.term == 1
+        await keeper.close()

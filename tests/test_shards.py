@@ -1,0 +1,206 @@
+"""Shards and shard clusters: the settings, one process running every shard on SQLite, and two
+`python -m bot` processes (two shards of one bot) sharing one real PostgreSQL database behind
+the fake Discord, which routes each guild's events by `(guild_id >> 22) % shard_count`."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from bot.app import MastermindBot
+from bot.config import ConfigError, Settings
+from tests.bot.helpers import board_shows
+from tests.discord_fake import BotProcess, FakeDiscord, FakeMessage
+from tests.store.pg_fixtures import postgres_server, postgres_url
+from tests.store.postgres_server import query
+
+__all__ = ["postgres_server", "postgres_url"]  # the fixtures of a real PostgreSQL server
+
+PG = "postgresql://bot:s3cret@db.example:5432/mastermind"
+
+
+# --- settings ------------------------------------------------------------------------------
+
+
+def test_cluster_settings_are_read() -> None:
+    settings = Settings.from_env(
+        {
+            "DISCORD_TOKEN": "t",
+            "DATABASE_URL": PG,
+            "SHARD_COUNT": "4",
+            "SHARD_IDS": "3, 0-1",
+            "LEASE_SECONDS": "10",
+        }
+    )
+    assert settings.database == PG and settings.shard_ids == (0, 1, 3)
+    assert (settings.shard_count, settings.lease_seconds) == (4, 10)
+    assert settings.shards_label == "shard(s) 0,1,3 of 4"
+    assert "s3cret" not in repr(settings) and "bot:***@db.example:5432" in repr(settings)
+    default = Settings.from_env({"DISCORD_TOKEN": "t"})
+    assert default.database == Path("mastermind.db") and default.shard_ids is None
+    one_process = Settings.from_env({"DISCORD_TOKEN": "t", "SHARD_COUNT": "2"})
+    assert one_process.shard_count == 2 and one_process.shard_ids is None  # SQLite: all shards
+
+
+@pytest.mark.parametrize(
+    ("env", "fragment"),
+    [
+        ({"SHARD_COUNT": "2", "SHARD_IDS": "1"}, "must share a PostgreSQL database"),
+        ({"DATABASE_URL": PG, "SHARD_IDS": "1"}, "needs SHARD_COUNT"),
+        ({"DATABASE_URL": PG, "SHARD_COUNT": "2", "SHARD_IDS": "2"}, "from 0 to 1"),
+        ({"DATABASE_URL": PG, "SHARD_COUNT": "2", "SHARD_IDS": "0,0"}, "distinct"),
+        ({"DATABASE_URL": PG, "SHARD_COUNT": "2", "SHARD_IDS": "one"}, "like 0,1"),
+        ({"SHARD_COUNT": "0"}, "between"),
+        ({"LEASE_SECONDS": "0"}, "between"),
+        ({"DATABASE_URL": "mysql://u:pw@h/db"}, "PostgreSQL URL"),
+    ],
+)
+def test_bad_cluster_settings_are_one_line(env: dict[str, str], fragment: str) -> None:
+    with pytest.raises(ConfigError, match=fragment) as caught:
+        Settings.from_env({"DISCORD_TOKEN": "t", **env})
+    assert "\n" not in str(caught.value) and "pw@" not in str(caught.value)
+
+
+# --- one process, every shard (SQLite) -----------------------------------------------------
+
+
+async def play_game(fake: FakeDiscord, channel: str, user: str) -> FakeMessage:
+    handle = await fake.slash(channel, user, "mastermind", "play")
+    return await handle.settled()
+
+
+class QuickIdentify(MastermindBot):
+    """The bot, without discord.py's 5 s pause between its shards' IDENTIFYs (Discord's
+    rate limit, which the fake does not enforce)."""
+
+    async def before_identify_hook(self, shard_id: int | None, *, initial: bool = False) -> None:
+        return None
+
+
+async def test_one_process_runs_every_shard_discord_asks_for(tmp_path: Path) -> None:
+    async with FakeDiscord(guilds=2, shard_count=2) as fake:
+        assert [fake.shard_of(g) for g in fake.guild_ids] == [0, 1]
+        settings = Settings(token=fake.token, database_path=tmp_path / "m.db")
+        async with fake.run_in_process(lambda: QuickIdentify(settings), timeout=30.0) as bot:
+            assert bot.shard_count == 2 and len(bot.guilds) == 2  # from GET /gateway/bot
+            for channel in ("general", "general-2"):
+                board = await play_game(fake, channel, "alice")
+                assert "Guesses left" in board.text
+        fake.assert_no_violations()
+
+
+# --- two processes, one PostgreSQL -----------------------------------------------------------
+
+
+def cluster_env(url: str, shard: int, **extra: str) -> dict[str, str]:
+    """Every setting explicit: a developer's own .env must not leak into the test."""
+    return {
+        "DATABASE_URL": url,
+        "DATABASE_PATH": "",
+        "SHARD_COUNT": "2",
+        "SHARD_IDS": str(shard),
+        "LEASE_SECONDS": "2",
+        "LOG_LEVEL": "INFO",
+        "DEV_GUILD_ID": "",
+        "SOLVER_WORKERS": "1",
+        "SOLVER_TIME_BUDGET": "2",
+        "GAME_TIMEOUT_HOURS": "24",
+        "NO_COLOR": "1",
+        **extra,
+    }
+
+
+def secret_of(url: str, channel_id: int) -> str:
+    """The active game's secret as digits (the test peeks like a cheating player would)."""
+    ((secret,),) = query(
+        url, "SELECT secret FROM games WHERE channel_id = ? AND status = 'active'", (channel_id,)
+    )
+    return "".join(str(colour + 1) for colour in json.loads(secret))
+
+
+def wrong(url: str, channel_id: int) -> str:
+    """A code that is not the channel's secret."""
+    secret = secret_of(url, channel_id)
+    return ("2" if secret[0] == "1" else "1") + secret[1:]
+
+
+def passes(*processes: BotProcess) -> list[str]:
+    """The expiry passes that ended games, in every process's log."""
+    return [line for p in processes for line in p.output_lines if "nobody played for" in line]
+
+
+async def guess(fake: FakeDiscord, channel: str, user: str, code: str) -> str:
+    handle = await fake.slash(channel, user, "mastermind", "guess", options={"code": code})
+    return (await handle.response()).text
+
+
+async def test_two_shard_processes_share_one_postgres(postgres_url: str) -> None:
+    async with FakeDiscord(guilds=2, shard_count=2) as fake:
+        first = await fake.spawn_bot(env=cluster_env(postgres_url, 0))
+        await first.wait_ready(timeout=30.0, commands=True)
+        second = await fake.spawn_bot(env=cluster_env(postgres_url, 1))
+        await second.wait_ready(timeout=30.0)
+        restarted: BotProcess | None = None
+        try:
+            # Each process runs its shard: only its guild, and each guild's games go to it.
+            assert "ready as Mastermind in 1 servers" in first.output
+            assert "ready as Mastermind in 1 servers" in second.output
+            assert "now runs the jobs of lease background-jobs" in first.output
+            assert "stale games ended, by" in second.output
+            assert fake.shard_of("general") == 0 and fake.shard_of("general-2") == 1
+            kept = {c: await play_game(fake, c, "alice") for c in ("general", "general-2")}
+            stale = {c: await play_game(fake, c, "carol") for c in ("games", "games-2")}
+            ids = {c: fake.channel(c).id for c in (*kept, *stale)}
+            for channel in kept:
+                assert "guessed" in await guess(
+                    fake, channel, "bob", wrong(postgres_url, ids[channel])
+                )
+            query(
+                postgres_url,
+                "UPDATE games SET last_move_at = now() - interval '3 days' "
+                f"WHERE channel_id IN ({ids['games']}, {ids['games-2']})",
+            )
+
+            first.kill()  # the lease holder dies; the other shard keeps playing
+            await first.wait(10.0)
+            await guess(fake, "general-2", "dave", wrong(postgres_url, ids["general-2"]))
+            for board in stale.values():  # shard 1 took the jobs over and ended both
+                await board_shows(fake, board, "Timed out")
+            assert query(postgres_url, "SELECT count(*) FROM games WHERE status = 'abandoned'")[
+                0
+            ] == (2,)
+            winning = secret_of(postgres_url, ids["general-2"])
+            assert "cracked the code" in await guess(fake, "general-2", "bob", winning)
+
+            restarted = await fake.spawn_bot(env=cluster_env(postgres_url, 0))
+            await restarted.wait_ready(timeout=30.0)
+            assert "stale games ended, by" in restarted.output  # the lease stays with shard 1
+            winning = secret_of(postgres_url, ids["general"])
+            assert "cracked the code" in await guess(fake, "general", "alice", winning)
+            await board_shows(fake, kept["general"], "Cracked by")
+        finally:
+            processes = [p for p in (first, second, restarted) if p is not None]
+            for process in reversed(processes):
+                await process.stop(timeout=15.0)
+
+        # The expiry job ran once: one pass, in the process that took the lease over.
+        assert passes(first, restarted or first) == []
+        assert len(passes(second)) == 1 and "ended 2 game(s)" in passes(second)[0]
+        timeouts = query(postgres_url, "SELECT game_id FROM moves WHERE kind = 'timeout'")
+        assert len(timeouts) == 2  # one timeout move per stale game, nothing twice
+        rows = query(
+            postgres_url,
+            "SELECT g.channel_id, g.status, count(m.*) FROM games g JOIN moves m "
+            "ON m.game_id = g.id GROUP BY g.id ORDER BY g.id",
+        )
+        assert rows == [  # nothing lost: every move of every game, in both guilds
+            (ids["general"], "won", 2),
+            (ids["general-2"], "won", 3),
+            (ids["games"], "abandoned", 1),
+            (ids["games-2"], "abandoned", 1),
+        ]
+        assert [sync for sync in fake.command_syncs if sync[0] is None] == [(None, 1)]
+        assert second.returncode == 0 and (restarted is None or restarted.returncode == 0)
+        fake.assert_no_violations()
