@@ -74,7 +74,7 @@ async def play_channel(fake: FakeDiscord, channel: str, players: list[str], roun
     """A cooperative game where every player guesses at once, `rounds` times."""
     await (
         await fake.slash(channel, players[0], "mastermind", "play", options={"guesses": 20})
-    ).response()
+    ).settled()  # the board is posted first as "thinking", then the game is stored
     rng = CLASSIC.code_at
     answered = 0
     for round_number in range(rounds):
