@@ -29,24 +29,11 @@ from dotenv import load_dotenv
 from bot.store import PostgresStore, SqliteStore, StoreUnavailable, is_postgres_url
 from bot.store.filelock import claim
 from bot.store.postgres import redact
+from bot.store.shared import RECORD_COLUMNS
 
 GAME_COLUMNS = (
     "id",
-    "format",
-    "kind",
-    "guild_id",
-    "channel_id",
-    "starter_id",
-    "pegs",
-    "colours",
-    "duplicates",
-    "max_guesses",
-    "solo",
-    "strategy",
-    "secret",
-    "status",
-    "winner_id",
-    "version",
+    *RECORD_COLUMNS,
     "created_at",
     "finished_at",
     "last_move_at",

@@ -23,7 +23,7 @@ import os
 from collections import defaultdict
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import replace
-from datetime import UTC, datetime, timedelta
+from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any, Literal, Self, TypeVar
 from urllib.parse import urlsplit, urlunsplit
 
@@ -34,18 +34,24 @@ from bot.engine.game import (
     Game,
     GameAlreadyActive,
     GameOver,
-    Move,
     NoActiveGame,
-    PlayGame,
-    Secret,
     StaleGame,
     Status,
     expire,
 )
-from bot.store.codec import game_from_record, game_to_record, move_to_record
+from bot.store.codec import game_from_record, game_to_record
 from bot.store.errors import AlreadyApplied, SchemaError, StoreBusy, StoreUnavailable
 from bot.store.interface import OutcomeT
 from bot.store.postgres_migrations import SCHEMA_VERSION, migrate
+from bot.store.shared import (
+    RECORD_COLUMNS,
+    check_appended,
+    move_rows,
+    public,
+    retrieve,
+    select_games,
+    utc_now,
+)
 from bot.store.values import Board, HistoryEntry, PlayerStats
 
 log = logging.getLogger(__name__)
@@ -56,34 +62,16 @@ POOL_SIZE = 10
 URL_SCHEMES = ("postgresql", "postgres")
 
 T = TypeVar("T")
-GameT = TypeVar("GameT", bound=Game)
 
 if TYPE_CHECKING:  # asyncpg's classes are generic only in its type stubs
     Conn = asyncpg.Connection[asyncpg.Record] | asyncpg.pool.PoolConnectionProxy[asyncpg.Record]
 else:
     Conn = asyncpg.Connection
 
-_RECORD_COLUMNS = (
-    "format",
-    "kind",
-    "guild_id",
-    "channel_id",
-    "starter_id",
-    "pegs",
-    "colours",
-    "duplicates",
-    "max_guesses",
-    "solo",
-    "strategy",
-    "secret",
-    "status",
-    "winner_id",
-    "version",
-)
 _INSERT_GAME = (
-    f"INSERT INTO games ({', '.join(_RECORD_COLUMNS)}, created_at, last_move_at, "
+    f"INSERT INTO games ({', '.join(RECORD_COLUMNS)}, created_at, last_move_at, "
     "board_channel_id, board_message_id) "
-    f"VALUES ({', '.join(f'${n}' for n in range(1, len(_RECORD_COLUMNS) + 5))}) "
+    f"VALUES ({', '.join(f'${n}' for n in range(1, len(RECORD_COLUMNS) + 5))}) "
     "ON CONFLICT (channel_id) WHERE status = 'active' DO NOTHING RETURNING id"
 )
 _INSERT_MOVE = (
@@ -133,7 +121,7 @@ class PostgresStore:
     ) -> None:
         self.url = url
         self.where = f"database {redact(url)}"
-        self._clock = clock or _utc_now
+        self._clock = clock or utc_now
         self._busy_timeout = busy_timeout
         self._pool_size = pool_size
         self._pool: asyncpg.Pool[asyncpg.Record] | None = None
@@ -252,7 +240,7 @@ class PostgresStore:
         async def work(conn: Conn, now: datetime) -> G:
             channel, message = board or (None, None)
             record = game_to_record(game)
-            values = [record[c] for c in _RECORD_COLUMNS]
+            values = [record[c] for c in RECORD_COLUMNS]
             game_id = await conn.fetchval(_INSERT_GAME, *values, now, now, channel, message)
             if game_id is None:  # the channel's one active game is there already
                 current = await _fetch(
@@ -265,7 +253,7 @@ class PostgresStore:
             await _insert_moves(conn, stored, 0, now, source)
             return stored
 
-        return _public(await self._transaction(work, source=source))
+        return public(await self._transaction(work, source=source))
 
     async def apply(
         self,
@@ -311,7 +299,7 @@ class PostgresStore:
             return new, outcome
 
         new, outcome = await self._transaction(work, source=source)
-        return _public(new), outcome
+        return public(new), outcome
 
     async def active_game(self, channel_id: int) -> Game | None:
         found = await self._read(
@@ -475,7 +463,7 @@ class PostgresStore:
         try:
             return await asyncio.shield(task)
         except asyncio.CancelledError:
-            task.add_done_callback(_retrieve)
+            task.add_done_callback(retrieve)
             raise
 
     async def _run(
@@ -514,12 +502,6 @@ class PostgresStore:
 # --- helpers -----------------------------------------------------------------------------------
 
 
-def _retrieve(task: asyncio.Task[Any]) -> None:
-    """Mark a shielded transaction's error as seen once its caller has gone."""
-    if not task.cancelled():
-        task.exception()
-
-
 async def _fetch(
     conn: Conn,
     clause: str,
@@ -530,10 +512,8 @@ async def _fetch(
 ) -> list[tuple[Game, asyncpg.Record]]:
     """Games matching `clause` (WHERE ..., `$n` parameters), with their moves; `lock` takes
     their rows for this transaction (a move)."""
-    secret = "secret" if with_secret else "CASE WHEN status = 'active' THEN NULL ELSE secret END"
-    columns = ", ".join(c for c in _RECORD_COLUMNS if c != "secret")
     rows = await conn.fetch(
-        f"SELECT id, {columns}, {secret} AS secret, created_at, finished_at, last_move_at "
+        f"SELECT {select_games(with_secret)} "
         f"FROM games WHERE {clause}" + (" FOR UPDATE" if lock else ""),
         *params,
     )
@@ -556,8 +536,7 @@ async def _refuse_repeat(conn: Conn, source: str) -> None:
 
 async def _save(conn: Conn, old: Game, new: Game, now: datetime, source: str | None) -> None:
     """Write what a transition appended: new move rows, then the game row's copies."""
-    if replace(new, log=old.log) != old or new.log[: len(old.log)] != old.log:
-        raise ValueError("a transition may only append moves to the game it was given")
+    check_appended(old, new)
     if new.version == old.version:
         return
     await _insert_moves(conn, new, old.version, now, source)
@@ -580,25 +559,6 @@ async def _insert_moves(
     conn: Conn, game: Game, start: int, now: datetime, source: str | None = None
 ) -> None:
     """Append the log from `start`; the first new row carries the source that made them."""
-    rows = [
-        (game.id, number, *_move_values(move), now, source if number == start + 1 else None)
-        for number, move in enumerate(game.log[start:], start=start + 1)
-    ]
+    rows = move_rows(game, start, now, source)
     if rows:
         await conn.executemany(_INSERT_MOVE, rows)
-
-
-def _move_values(move: Move) -> tuple[Any, ...]:
-    record = move_to_record(move)
-    return (record["kind"], record["player_id"], record["code"], record["black"], record["white"])
-
-
-def _public(game: GameT) -> GameT:
-    """Withhold an active play game's secret from everything outside the store."""
-    if isinstance(game, PlayGame) and not game.is_over and game.secret.known:
-        return replace(game, secret=Secret.withheld())
-    return game
-
-
-def _utc_now() -> datetime:
-    return datetime.now(UTC)

@@ -33,19 +33,25 @@ from bot.engine.game import (
     Game,
     GameAlreadyActive,
     GameOver,
-    Move,
     NoActiveGame,
-    PlayGame,
-    Secret,
     StaleGame,
     Status,
     expire,
 )
-from bot.store.codec import game_from_record, game_to_record, move_to_record
+from bot.store.codec import game_from_record, game_to_record
 from bot.store.errors import AlreadyApplied, StoreBusy, StoreUnavailable
 from bot.store.filelock import claim
 from bot.store.interface import OutcomeT
 from bot.store.migrations import migrate
+from bot.store.shared import (
+    RECORD_COLUMNS,
+    check_appended,
+    move_rows,
+    public,
+    retrieve,
+    select_games,
+    utc_now,
+)
 from bot.store.values import Board, HistoryEntry, PlayerStats
 
 log = logging.getLogger(__name__)
@@ -57,31 +63,13 @@ BUSY_TIMEOUT_SECONDS = 2.0
 """How long a write waits for the database: short enough to answer inside Discord's 3 s."""
 
 T = TypeVar("T")
-GameT = TypeVar("GameT", bound=Game)
 
 Db = aiosqlite.Connection
 
-_RECORD_COLUMNS = (
-    "format",
-    "kind",
-    "guild_id",
-    "channel_id",
-    "starter_id",
-    "pegs",
-    "colours",
-    "duplicates",
-    "max_guesses",
-    "solo",
-    "strategy",
-    "secret",
-    "status",
-    "winner_id",
-    "version",
-)
 _INSERT_GAME = (
-    f"INSERT INTO games ({', '.join(_RECORD_COLUMNS)}, created_at, last_move_at, "
+    f"INSERT INTO games ({', '.join(RECORD_COLUMNS)}, created_at, last_move_at, "
     "board_channel_id, board_message_id) "
-    f"VALUES ({', '.join(':' + c for c in _RECORD_COLUMNS)}, :now, :now, "
+    f"VALUES ({', '.join(':' + c for c in RECORD_COLUMNS)}, :now, :now, "
     ":board_channel_id, :board_message_id)"
 )
 _INSERT_MOVE = (
@@ -113,7 +101,7 @@ class SqliteStore:
         exclusive: bool = False,
     ) -> None:
         self.path = Path(path)
-        self._clock = clock or _utc_now
+        self._clock = clock or utc_now
         self._busy_timeout = busy_timeout
         self._exclusive = exclusive
         self._lock_file: int | None = None
@@ -241,7 +229,7 @@ class SqliteStore:
             await _insert_moves(db, stored, 0, now, source)
             return stored
 
-        return _public(await self._transaction(work, write=True))
+        return public(await self._transaction(work, write=True))
 
     async def apply(
         self,
@@ -286,7 +274,7 @@ class SqliteStore:
             return new, outcome
 
         new, outcome = await self._transaction(work, write=True)
-        return _public(new), outcome
+        return public(new), outcome
 
     async def active_game(self, channel_id: int) -> Game | None:
         """The channel's active game for display (its secret withheld), or None."""
@@ -458,7 +446,7 @@ class SqliteStore:
         try:
             return await asyncio.shield(task)
         except asyncio.CancelledError:
-            task.add_done_callback(_retrieve)
+            task.add_done_callback(retrieve)
             raise
 
     async def _locked(self, work: Callable[[Db, str], Awaitable[T]], write: bool) -> T:
@@ -521,12 +509,6 @@ async def _rollback(db: Db) -> None:
         await db.execute_fetchall("ROLLBACK")
 
 
-def _retrieve(task: asyncio.Task[Any]) -> None:
-    """Mark a shielded transaction's error as seen once its caller has gone."""
-    if not task.cancelled():
-        task.exception()
-
-
 async def _fetch(
     db: Db, clause: str, params: Sequence[Any], *, with_secret: bool = False
 ) -> list[tuple[Game, sqlite3.Row]]:
@@ -535,12 +517,9 @@ async def _fetch(
     Active play games come without their secret unless `with_secret`, which only the paths
     that score or end a game pass.
     """
-    secret = "secret" if with_secret else "CASE WHEN status = 'active' THEN NULL ELSE secret END"
-    columns = ", ".join(c for c in _RECORD_COLUMNS if c != "secret")
     rows = list(
         await db.execute_fetchall(
-            f"SELECT id, {columns}, {secret} AS secret, created_at, finished_at, last_move_at "
-            f"FROM games WHERE {clause}",
+            f"SELECT {select_games(with_secret)} FROM games WHERE {clause}",
             params,
         )
     )
@@ -567,8 +546,7 @@ async def _refuse_repeat(db: Db, source: str) -> None:
 
 async def _save(db: Db, old: Game, new: Game, now: str, source: str | None = None) -> None:
     """Write what a transition appended: new move rows, then the game row's copies."""
-    if replace(new, log=old.log) != old or new.log[: len(old.log)] != old.log:
-        raise ValueError("a transition may only append moves to the game it was given")
+    check_appended(old, new)
     if new.version == old.version:
         return
     await _insert_moves(db, new, old.version, now, source)
@@ -593,29 +571,10 @@ async def _insert_moves(
     db: Db, game: Game, start: int, now: str, source: str | None = None
 ) -> None:
     """Append the log from `start`; the first new row carries the source that made them."""
-    rows = [
-        (game.id, number, *_move_values(move), now, source if number == start + 1 else None)
-        for number, move in enumerate(game.log[start:], start=start + 1)
-    ]
+    rows = move_rows(game, start, now, source)
     if rows:
         async with db.executemany(_INSERT_MOVE, rows):
             pass
-
-
-def _move_values(move: Move) -> tuple[Any, ...]:
-    record = move_to_record(move)
-    return (record["kind"], record["player_id"], record["code"], record["black"], record["white"])
-
-
-def _public(game: GameT) -> GameT:
-    """Withhold an active play game's secret from everything outside the store."""
-    if isinstance(game, PlayGame) and not game.is_over and game.secret.known:
-        return replace(game, secret=Secret.withheld())
-    return game
-
-
-def _utc_now() -> datetime:
-    return datetime.now(UTC)
 
 
 def _iso(moment: datetime) -> str:

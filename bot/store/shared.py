@@ -1,0 +1,76 @@
+"""What every store implementation does the same way, whatever its SQL dialect: the game
+columns, the check that a transition only appends, the move rows, and withholding secrets."""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import replace
+from datetime import UTC, datetime
+from typing import Any, TypeVar
+
+from bot.engine.game import Game, PlayGame, Secret
+from bot.store.codec import move_to_record
+
+GameT = TypeVar("GameT", bound=Game)
+MomentT = TypeVar("MomentT")
+
+RECORD_COLUMNS = (
+    "format",
+    "kind",
+    "guild_id",
+    "channel_id",
+    "starter_id",
+    "pegs",
+    "colours",
+    "duplicates",
+    "max_guesses",
+    "solo",
+    "strategy",
+    "secret",
+    "status",
+    "winner_id",
+    "version",
+)
+"""The game row's columns that `codec.game_to_record` fills, in table order."""
+
+
+def select_games(with_secret: bool) -> str:
+    """The SELECT list of a game: an active game's secret stays in the database unless the
+    caller scores or ends it (`with_secret`)."""
+    secret = "secret" if with_secret else "CASE WHEN status = 'active' THEN NULL ELSE secret END"
+    columns = ", ".join(c for c in RECORD_COLUMNS if c != "secret")
+    return f"id, {columns}, {secret} AS secret, created_at, finished_at, last_move_at"
+
+
+def check_appended(old: Game, new: Game) -> None:
+    """A transition may only append moves to the game it was given."""
+    if replace(new, log=old.log) != old or new.log[: len(old.log)] != old.log:
+        raise ValueError("a transition may only append moves to the game it was given")
+
+
+def move_rows(game: Game, start: int, now: MomentT, source: str | None) -> list[tuple[Any, ...]]:
+    """Rows for the log from `start`; the first new row carries the source that made them."""
+    rows = []
+    for number, move in enumerate(game.log[start:], start=start + 1):
+        record = move_to_record(move)
+        values = (record["kind"], record["player_id"], record["code"], record["black"])
+        first = source if number == start + 1 else None
+        rows.append((game.id, number, *values, record["white"], now, first))
+    return rows
+
+
+def public(game: GameT) -> GameT:
+    """Withhold an active play game's secret from everything outside the store."""
+    if isinstance(game, PlayGame) and not game.is_over and game.secret.known:
+        return replace(game, secret=Secret.withheld())
+    return game
+
+
+def utc_now() -> datetime:
+    return datetime.now(UTC)
+
+
+def retrieve(task: asyncio.Task[Any]) -> None:
+    """Mark a shielded transaction's error as seen once its caller has gone."""
+    if not task.cancelled():
+        task.exception()
