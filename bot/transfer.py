@@ -52,7 +52,7 @@ MOVE_COLUMNS = (
     "created_at",
     "source",
 )
-_BOOLEANS = {"duplicates", "solo"}
+_BOOLEANS = {"duplicates", "solo", "hard"}
 _TIMES = {"created_at", "finished_at", "last_move_at"}
 _PROGRESS = (
     "status",

@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot.cogs.kinds import kind_of
-from bot.engine.game import Game
+from bot.engine.game import Game, Reach
 from bot.ui import i18n
 from bot.ui.boards import Drawn
 
@@ -118,6 +118,8 @@ async def refresh(bot: MastermindBot, game_id: int) -> None:
             game = await bot.store.game(game_id)
             if board is None or game is None or board.rendered_version >= game.version:
                 return
+            if game.reach is not Reach.CHANNEL:  # only its player's next click can redraw it
+                return
             board_now = await render(bot, game, await server_language(bot, game.guild_id))
             message = bot.get_partial_messageable(board.channel_id).get_partial_message(
                 board.message_id
@@ -168,5 +170,10 @@ async def catch_up(bot: MastermindBot, game_id: int) -> None:
     except Exception:
         log.warning("could not check the board of game %s", game_id, exc_info=True)
         return
-    if board is not None and game is not None and board.rendered_version < game.version:
+    if (
+        board is not None
+        and game is not None
+        and game.reach is Reach.CHANNEL
+        and board.rendered_version < game.version
+    ):
         refresh_soon(bot, game_id)

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, ClassVar
 
 if TYPE_CHECKING:
     from bot.engine.game import GameKind
+    from bot.engine.hard import BrokenClue
 
 
 class GameError(Exception):
@@ -34,6 +35,14 @@ class GameAlreadyActive(GameError):
             f"{what} is already running in this channel: look at its board to play on, "
             "or give it up to start a new one."
         )
+
+
+class DailyAlreadyPlayed(GameError):
+    """Raised by the store: each player plays each day's code once; `game_id` is that game."""
+
+    def __init__(self, game_id: int | None = None) -> None:
+        self.game_id = game_id
+        super().__init__("You have already played today's code; a new one comes at midnight UTC.")
 
 
 class NoActiveGame(GameError):
@@ -87,6 +96,18 @@ class NotYourGame(GameError):
     ) -> None:
         self.owner_id, self.reason = owner_id, reason
         super().__init__(message or f"{reason[0].upper()}{reason[1:]}.")
+
+
+class BreaksAClue(GameError):
+    """Hard mode: the guess cannot be the secret, given an earlier answer. `clue` says which
+    answer it breaks and how, so the UI can name it ("guess 2 (RRBY → ⚫⚪) rules out ...")."""
+
+    def __init__(self, clue: BrokenClue) -> None:
+        self.clue = clue
+        super().__init__(
+            f"Hard mode: guess {clue.index + 1} rules this guess out; every guess must fit "
+            "every answer so far."
+        )
 
 
 class WrongGameKind(GameError):

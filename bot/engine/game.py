@@ -21,6 +21,8 @@ from typing import ClassVar, TypeVar
 
 from bot.engine.codes import Code, CodeError, CodeSpace
 from bot.engine.errors import (
+    BreaksAClue,
+    DailyAlreadyPlayed,
     GameAlreadyActive,
     GameError,
     GameOver,
@@ -36,6 +38,7 @@ from bot.engine.errors import (
     StaleGame,
     WrongGameKind,
 )
+from bot.engine.hard import Clue, first_broken_clue
 from bot.engine.scoring import score
 
 __all__ = [  # the errors are re-exported: `from bot.engine.game import GameError` keeps working
@@ -43,6 +46,9 @@ __all__ = [  # the errors are re-exported: `from bot.engine.game import GameErro
     "MIN_GUESSES",
     "AnswerOutcome",
     "BaseGame",
+    "BreaksAClue",
+    "DailyAlreadyPlayed",
+    "DailyGame",
     "EndOutcome",
     "G",
     "Game",
@@ -51,6 +57,7 @@ __all__ = [  # the errors are re-exported: `from bot.engine.game import GameErro
     "GameKind",
     "GameOver",
     "GuessOutcome",
+    "HintOutcome",
     "ImpossibleAnswer",
     "InvalidGuess",
     "InvalidVariant",
@@ -63,6 +70,7 @@ __all__ = [  # the errors are re-exported: `from bot.engine.game import GameErro
     "Outcome",
     "OwnerReason",
     "PlayGame",
+    "Reach",
     "Secret",
     "SecretWithheld",
     "SolveGame",
@@ -75,6 +83,8 @@ __all__ = [  # the errors are re-exported: `from bot.engine.game import GameErro
     "expire",
     "give_up",
     "guess",
+    "hint",
+    "new_daily_game",
     "new_play_game",
     "new_solve_game",
     "undo",
@@ -94,6 +104,16 @@ class Status(StrEnum):
 class GameKind(StrEnum):
     PLAY = "play"
     SOLVE = "solve"
+    DAILY = "daily"  # a play game on the day's shared secret, one per player and day
+    RACE = "race"  # several players crack one secret, each on their own
+
+
+class Reach(StrEnum):
+    """How the bot can reach a game's board, which decides how it is kept up to date."""
+
+    CHANNEL = "channel"  # a channel message the bot may edit at any time
+    INTERACTION = "interaction"  # the bot is not in that server or DM: interaction replies only
+    PRIVATE = "private"  # an ephemeral board only its player sees: redrawn by their own clicks
 
 
 class MoveKind(StrEnum):
@@ -102,6 +122,9 @@ class MoveKind(StrEnum):
     UNDO = "undo"
     GIVE_UP = "give_up"
     TIMEOUT = "timeout"
+    HINT = "hint"  # a player asked for a hint (play games)
+    JOIN = "join"  # a player joined a race's lobby
+    START = "start"  # the race began: no more joining, guessing opens
 
 
 # --- values ------------------------------------------------------------------------------------
@@ -214,13 +237,19 @@ class UndoOutcome:
 
 
 @dataclass(frozen=True)
+class HintOutcome:
+    level: int  # 1: how many codes are left; 2 (a second press before the next guess): a code
+    hints: int  # hints asked for in this game so far, this one included
+
+
+@dataclass(frozen=True)
 class EndOutcome:
     reason: MoveKind  # GIVE_UP or TIMEOUT
     by: int | None  # who gave up; None for a timeout
     secret: Code | None  # a play game's secret; None for solve games
 
 
-Outcome = GuessOutcome | AnswerOutcome | UndoOutcome | EndOutcome
+Outcome = GuessOutcome | AnswerOutcome | UndoOutcome | HintOutcome | EndOutcome
 
 
 # --- games -------------------------------------------------------------------------------------
@@ -251,6 +280,7 @@ class BaseGame:
     variant: Variant
     log: tuple[Move, ...] = ()
     id: int | None = None
+    reach: Reach = Reach.CHANNEL
 
     def _derive(self) -> _Derived:
         raise NotImplementedError
@@ -281,6 +311,11 @@ class BaseGame:
     def is_over(self) -> bool:
         return self.status is not Status.ACTIVE
 
+    @property
+    def hints(self) -> int:
+        """How many hints were asked for in this game."""
+        return sum(1 for move in self.log if move.kind is MoveKind.HINT)
+
 
 def _ending(log: tuple[Move, ...]) -> Move | None:
     """The move that abandoned the game (a give-up or a timeout), if the log ends with one."""
@@ -296,11 +331,12 @@ class PlayGame(BaseGame):
 
     secret: Secret
     solo: bool = False
+    hard: bool = False  # every guess must fit every answer so far
 
     def _derive(self) -> _Derived:
         if (ending := _ending(self.log)) is not None:
             return _Derived(Status.ABANDONED, ended_by=ending.player_id)
-        last = self.log[-1] if self.log else None
+        last = self.moves[-1] if self.moves else None
         if last is not None and last.black == self.variant.pegs:
             return _Derived(Status.WON, winner_id=last.player_id)
         if len(self.moves) >= self.variant.max_guesses:
@@ -321,13 +357,39 @@ class PlayGame(BaseGame):
         """The secret once the game is over (for the final board), else None."""
         return self.secret.reveal() if self.is_over and self.secret.known else None
 
+    @property
+    def clues(self) -> tuple[Clue, ...]:
+        """Each guess with the answer it earned, in order (what hard mode and reviews read)."""
+        return tuple(
+            (move.code, (move.black, move.white))
+            for move in self.moves
+            if move.code is not None and move.black is not None and move.white is not None
+        )
+
+    def clues_for(self, player_id: int) -> tuple[Clue, ...]:
+        """The clues a player's review covers: in a shared play game, every guess."""
+        return self.clues
+
     def __repr__(self) -> str:
         return (
-            f"PlayGame(id={self.id}, guild_id={self.guild_id}, channel_id={self.channel_id}, "
-            f"starter_id={self.starter_id}, variant={self.variant}, solo={self.solo}, "
+            f"{type(self).__name__}(id={self.id}, guild_id={self.guild_id}, "
+            f"channel_id={self.channel_id}, starter_id={self.starter_id}, "
+            f"variant={self.variant}, solo={self.solo}, hard={self.hard}, "
             f"status={self.status.value}, guesses={len(self.moves)}, version={self.version}, "
             f"secret=<hidden>)"
         )
+
+
+@dataclass(frozen=True, kw_only=True, repr=False)
+class DailyGame(PlayGame):
+    """One player's game on the day's shared secret (`puzzle` numbers the UTC day); played
+    privately, once per player and day."""
+
+    kind: ClassVar[GameKind] = GameKind.DAILY
+
+    puzzle: int
+    solo: bool = True
+    reach: Reach = Reach.PRIVATE
 
 
 @dataclass(frozen=True, kw_only=True, repr=False)
@@ -391,7 +453,7 @@ class SolveGame(BaseGame):
 
 
 Game = PlayGame | SolveGame
-G = TypeVar("G", PlayGame, SolveGame)
+G = TypeVar("G", bound=Game)
 
 
 # --- play transitions --------------------------------------------------------------------------
@@ -405,6 +467,8 @@ def new_play_game(
     variant: Variant | None = None,
     solo: bool = False,
     secret: Code | None = None,
+    hard: bool = False,
+    reach: Reach = Reach.CHANNEL,
 ) -> PlayGame:
     """A fresh game; the secret is drawn with `secrets` unless one is given (tests, challenges)."""
     variant = variant or Variant()
@@ -417,6 +481,30 @@ def new_play_game(
         variant=variant,
         secret=Secret(space.validate(code)),
         solo=solo,
+        hard=hard,
+        reach=reach,
+    )
+
+
+def new_daily_game(
+    *,
+    guild_id: int | None,
+    channel_id: int,
+    player_id: int,
+    puzzle: int,
+    secret: Code,
+    hard: bool = False,
+) -> DailyGame:
+    """A player's game on day `puzzle`'s shared secret (see `bot.engine.daily`): classic rules."""
+    variant = Variant()
+    return DailyGame(
+        guild_id=guild_id,
+        channel_id=channel_id,
+        starter_id=player_id,
+        variant=variant,
+        secret=Secret(variant.space.validate(secret)),
+        puzzle=puzzle,
+        hard=hard,
     )
 
 
@@ -433,6 +521,8 @@ def guess(game: Game, player_id: int, code: Code | str) -> tuple[PlayGame, Guess
         raise InvalidGuess(str(error)) from None
     except (TypeError, ValueError):
         raise InvalidGuess(f"Write a code of {space.pegs} colours.") from None
+    if game.hard and (broken := first_broken_clue(game.clues, parsed)) is not None:
+        raise BreaksAClue(broken)
     black, white = game.secret.score(parsed)
     move = Move(MoveKind.GUESS, player_id, parsed, black, white)
     new = replace(game, log=(*game.log, move))
@@ -444,6 +534,22 @@ def guess(game: Game, player_id: int, code: Code | str) -> tuple[PlayGame, Guess
         secret=new.revealed_secret,
     )
     return new, outcome
+
+
+def hint(game: Game, player_id: int) -> tuple[PlayGame, HintOutcome]:
+    """Record that a player asked for a hint. The first since the last guess is level 1 (how
+    many codes are left); a second one is level 2 (a code worth guessing)."""
+    game = _require(game, PlayGame, "Hints are for games where you guess my code.")
+    _require_active(game)
+    if game.solo and player_id != game.starter_id:
+        raise NotYourGame(game.starter_id, reason=OwnerReason.SOLO)
+    since_guess = 0
+    for move in reversed(game.log):
+        if move.kind is MoveKind.GUESS:
+            break
+        since_guess += move.kind is MoveKind.HINT
+    new = replace(game, log=(*game.log, Move(MoveKind.HINT, player_id)))
+    return new, HintOutcome(level=1 if since_guess == 0 else 2, hints=new.hints)
 
 
 # --- solve transitions -------------------------------------------------------------------------

@@ -13,7 +13,18 @@ from typing import Any, Protocol
 
 from bot.engine.codes import Code
 from bot.engine.errors import InvalidVariant
-from bot.engine.game import Game, GameKind, Move, MoveKind, PlayGame, Secret, SolveGame, Variant
+from bot.engine.game import (
+    DailyGame,
+    Game,
+    GameKind,
+    Move,
+    MoveKind,
+    PlayGame,
+    Reach,
+    Secret,
+    SolveGame,
+    Variant,
+)
 
 RECORD_FORMAT = 1
 """Version of the record layout; bump it when the layout changes."""
@@ -43,9 +54,18 @@ def game_to_record(game: Game) -> Record:
             "strategy": None,
             "secret": encode_code(game.secret.reveal()) if known else None,
             "winner_id": game.winner_id,
+            "hard": game.hard,
+            "puzzle": game.puzzle if isinstance(game, DailyGame) else None,
         }
     else:
-        specific = {"solo": True, "strategy": game.strategy, "secret": None, "winner_id": None}
+        specific = {
+            "solo": True,
+            "strategy": game.strategy,
+            "secret": None,
+            "winner_id": None,
+            "hard": False,
+            "puzzle": None,
+        }
     return {
         "format": RECORD_FORMAT,
         "id": game.id,
@@ -59,6 +79,8 @@ def game_to_record(game: Game) -> Record:
         "max_guesses": game.variant.max_guesses,
         "status": game.status.value,
         "version": game.version,
+        "hints": game.hints,
+        "reach": game.reach.value,
         **specific,
     }
 
@@ -88,32 +110,46 @@ def game_from_record(record: Mapping[str, Any], moves: Sequence[MoveRow]) -> Gam
     """Rebuild a game of either kind; a play record without `secret` gives a display-only game."""
     kind = record.get("kind")
     game: Game
-    if kind == GameKind.PLAY:
-        variant = _check_header(record, GameKind.PLAY)
+    if kind in (GameKind.PLAY, GameKind.DAILY):
+        variant = _check_header(record, GameKind(kind))
         secret = record.get("secret")
-        game = PlayGame(
-            id=record.get("id"),
-            guild_id=record["guild_id"],
-            channel_id=record["channel_id"],
-            starter_id=record["starter_id"],
-            variant=variant,
-            secret=Secret(None if secret is None else variant.space.validate(decode_code(secret))),
-            solo=bool(record["solo"]),
-            log=tuple(move_from_record(move) for move in moves),
-        )
+        code = None if secret is None else variant.space.validate(decode_code(secret))
+        header = {
+            **_header(record, moves),
+            "variant": variant,
+            "secret": Secret(code),
+            "solo": bool(record["solo"]),
+            "hard": bool(record.get("hard", False)),
+        }
+        if kind == GameKind.DAILY:
+            game = DailyGame(**header, puzzle=record["puzzle"])
+        else:
+            game = PlayGame(**header)
     elif kind == GameKind.SOLVE:
         game = SolveGame(
-            id=record.get("id"),
-            guild_id=record["guild_id"],
-            channel_id=record["channel_id"],
-            starter_id=record["starter_id"],
+            **_header(record, moves),
             variant=_check_header(record, GameKind.SOLVE),
             strategy=record["strategy"],
-            log=tuple(move_from_record(move) for move in moves),
         )
     else:
         raise RecordError(f"unknown game kind {kind!r}")
     return _check_derived(game, record)
+
+
+def _header(record: Mapping[str, Any], moves: Sequence[MoveRow]) -> dict[str, Any]:
+    """What every kind of game reads the same way from its record."""
+    try:
+        reach = Reach(record.get("reach") or Reach.CHANNEL)
+    except ValueError:
+        raise RecordError(f"unknown reach {record.get('reach')!r}") from None
+    return {
+        "id": record.get("id"),
+        "guild_id": record["guild_id"],
+        "channel_id": record["channel_id"],
+        "starter_id": record["starter_id"],
+        "reach": reach,
+        "log": tuple(move_from_record(move) for move in moves),
+    }
 
 
 def encode_code(code: Code) -> str:

@@ -6,7 +6,8 @@ What every implementation promises:
 
 * One transition is one transaction: `apply` loads, runs the pure transition, and saves only
   what it appended; a cancelled caller never leaves half a move.
-* At most one active game per channel; a repeated `source` never makes a second move.
+* At most one active game per channel (daily games aside: each is one player's own, one per
+  player and puzzle); a repeated `source` never makes a second move.
 * An active play game leaves the store with its secret withheld; only `apply` sees it.
 """
 
@@ -16,7 +17,7 @@ from collections.abc import Callable
 from datetime import timedelta
 from typing import Protocol, Self, TypeVar, runtime_checkable
 
-from bot.engine.game import G, Game
+from bot.engine.game import G, Game, GameKind
 from bot.store.values import Board, HistoryEntry, PlayerStats
 
 OutcomeT = TypeVar("OutcomeT")
@@ -85,11 +86,15 @@ class Store(Protocol):
 
     # --- statistics, history, settings ---------------------------------------------------
 
-    async def player_stats(self, guild_id: int | None, user_id: int) -> PlayerStats:
-        """One player's stats in a guild, or everywhere when `guild_id` is None."""
+    async def player_stats(
+        self, guild_id: int | None, user_id: int, kind: GameKind = GameKind.PLAY
+    ) -> PlayerStats:
+        """One player's record in one kind of game, in a guild or everywhere (`guild_id` None)."""
         ...
 
-    async def leaderboard(self, guild_id: int, limit: int = 10) -> list[PlayerStats]:
+    async def leaderboard(
+        self, guild_id: int, limit: int = 10, kind: GameKind = GameKind.PLAY
+    ) -> list[PlayerStats]:
         """A guild's players, most wins first, then the best game, then fewest games played."""
         ...
 

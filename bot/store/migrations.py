@@ -17,6 +17,13 @@ from bot.store.errors import SchemaError
 
 log = logging.getLogger(__name__)
 
+_GAMES_3 = (
+    "id, format, kind, guild_id, channel_id, starter_id, pegs, colours, duplicates, "
+    "max_guesses, solo, strategy, secret, status, winner_id, version, created_at, finished_at, "
+    "last_move_at, board_channel_id, board_message_id, rendered_version"
+)
+"""The games columns as schema 3 had them (what migration 4 copies)."""
+
 # MIGRATIONS[n] takes the schema from version n to n + 1 (PRAGMA user_version), in one
 # transaction. Never edit a released entry: append a new one.
 MIGRATIONS: tuple[tuple[str, ...], ...] = (
@@ -100,6 +107,83 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
         "ALTER TABLE moves ADD COLUMN source TEXT",
         "CREATE UNIQUE INDEX moves_once_per_source ON moves (source) WHERE source IS NOT NULL",
     ),
+    (  # 4: daily and race games, hard mode, hints, boards reached only through interactions
+        # SQLite cannot change a CHECK in place: both tables are rebuilt (foreign keys are off
+        # while migrating, see SqliteStore.connect) and their indexes and triggers made anew.
+        """
+        CREATE TABLE games_new (
+            id               INTEGER PRIMARY KEY,
+            format           INTEGER NOT NULL,
+            kind             TEXT    NOT NULL CHECK (kind IN ('play', 'solve', 'daily', 'race')),
+            guild_id         INTEGER,
+            channel_id       INTEGER NOT NULL,
+            starter_id       INTEGER NOT NULL,
+            pegs             INTEGER NOT NULL,
+            colours          INTEGER NOT NULL,
+            duplicates       INTEGER NOT NULL,
+            max_guesses      INTEGER NOT NULL,
+            solo             INTEGER NOT NULL,
+            strategy         TEXT,
+            secret           TEXT,
+            status           TEXT    NOT NULL
+                CHECK (status IN ('active', 'won', 'lost', 'solved', 'abandoned')),
+            winner_id        INTEGER,
+            version          INTEGER NOT NULL,
+            created_at       TEXT    NOT NULL,
+            finished_at      TEXT,
+            last_move_at     TEXT,
+            board_channel_id INTEGER,
+            board_message_id INTEGER,
+            rendered_version INTEGER NOT NULL DEFAULT -1,
+            hard             INTEGER NOT NULL DEFAULT 0,
+            hints            INTEGER NOT NULL DEFAULT 0,
+            reach            TEXT    NOT NULL DEFAULT 'channel'
+                CHECK (reach IN ('channel', 'interaction', 'private')),
+            puzzle           INTEGER,
+            CHECK ((kind = 'solve') = (secret IS NULL)),
+            CHECK ((kind = 'daily') = (puzzle IS NOT NULL))
+        )
+        """,
+        f"INSERT INTO games_new ({_GAMES_3}) SELECT {_GAMES_3} FROM games",
+        "DROP TABLE games",
+        "ALTER TABLE games_new RENAME TO games",
+        "CREATE UNIQUE INDEX games_one_active_per_channel ON games (channel_id) "
+        "WHERE status = 'active' AND kind <> 'daily'",
+        "CREATE UNIQUE INDEX games_one_daily_per_player ON games (starter_id, puzzle) "
+        "WHERE kind = 'daily'",
+        "CREATE INDEX games_by_guild ON games (guild_id, status)",
+        "CREATE INDEX games_active_by_last_move ON games (last_move_at) WHERE status = 'active'",
+        "CREATE INDEX games_boards_behind ON games (id) WHERE rendered_version < version",
+        """
+        CREATE TABLE moves_new (
+            game_id    INTEGER NOT NULL REFERENCES games (id),
+            move_no    INTEGER NOT NULL CHECK (move_no >= 1),
+            kind       TEXT    NOT NULL CHECK (kind IN
+                ('guess', 'answer', 'undo', 'give_up', 'timeout', 'hint', 'join', 'start')),
+            player_id  INTEGER,
+            code       TEXT,
+            black      INTEGER,
+            white      INTEGER,
+            created_at TEXT    NOT NULL,
+            source     TEXT,
+            PRIMARY KEY (game_id, move_no)
+        ) WITHOUT ROWID
+        """,
+        "INSERT INTO moves_new SELECT game_id, move_no, kind, player_id, code, black, white, "
+        "created_at, source FROM moves",
+        "DROP TABLE moves",
+        "ALTER TABLE moves_new RENAME TO moves",
+        "CREATE INDEX moves_by_player ON moves (player_id, game_id)",
+        "CREATE UNIQUE INDEX moves_once_per_source ON moves (source) WHERE source IS NOT NULL",
+        """
+        CREATE TRIGGER moves_no_update BEFORE UPDATE ON moves
+        BEGIN SELECT RAISE(ABORT, 'moves are append-only'); END
+        """,
+        """
+        CREATE TRIGGER moves_no_delete BEFORE DELETE ON moves
+        BEGIN SELECT RAISE(ABORT, 'moves are append-only'); END
+        """,
+    ),
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 
@@ -120,6 +204,10 @@ async def migrate(db: aiosqlite.Connection, path: Path) -> None:
             await db.execute_fetchall(f"PRAGMA user_version = {number + 1}")
         # Always one write, so a read-only file is refused now rather than at the first move.
         await db.execute_fetchall(f"PRAGMA user_version = {SCHEMA_VERSION}")
+        if version < SCHEMA_VERSION:
+            problems = await db.execute_fetchall("PRAGMA foreign_key_check")
+            if problems:
+                raise SchemaError(f"{path}: moves without their game after migrating: {problems}")
         await db.execute_fetchall("COMMIT")
     except BaseException:
         with contextlib.suppress(sqlite3.OperationalError):  # nothing open: it never began

@@ -30,9 +30,12 @@ from urllib.parse import urlsplit, urlunsplit
 import asyncpg
 
 from bot.engine.game import (
+    DailyAlreadyPlayed,
+    DailyGame,
     G,
     Game,
     GameAlreadyActive,
+    GameKind,
     GameOver,
     NoActiveGame,
     StaleGame,
@@ -44,7 +47,9 @@ from bot.store.errors import AlreadyApplied, SchemaError, StoreBusy, StoreUnavai
 from bot.store.interface import OutcomeT
 from bot.store.postgres_migrations import SCHEMA_VERSION, migrate
 from bot.store.shared import (
+    CHANNEL_GAMES,
     RECORD_COLUMNS,
+    STATS,
     check_appended,
     move_rows,
     public,
@@ -72,23 +77,16 @@ _INSERT_GAME = (
     f"INSERT INTO games ({', '.join(RECORD_COLUMNS)}, created_at, last_move_at, "
     "board_channel_id, board_message_id) "
     f"VALUES ({', '.join(f'${n}' for n in range(1, len(RECORD_COLUMNS) + 5))}) "
-    "ON CONFLICT (channel_id) WHERE status = 'active' DO NOTHING RETURNING id"
+    f"ON CONFLICT (channel_id) WHERE status = 'active' AND {CHANNEL_GAMES} DO NOTHING "
+    "RETURNING id"
 )
+_CHANNEL_GAME = f"channel_id = $1 AND status = 'active' AND {CHANNEL_GAMES}"
+"""The channel's one active game."""
 _INSERT_MOVE = (
     "INSERT INTO moves "
     "(game_id, move_no, kind, player_id, code, black, white, created_at, source) "
     "VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)"
 )
-_STATS = """
-    SELECT m.player_id AS user_id,
-           count(DISTINCT m.game_id) AS played,
-           count(DISTINCT CASE WHEN g.winner_id = m.player_id THEN m.game_id END) AS won,
-           count(*) AS guesses,
-           min(CASE WHEN m.black = g.pegs THEN m.move_no END) AS best
-    FROM moves AS m JOIN games AS g ON g.id = m.game_id
-    WHERE g.kind = 'play' AND g.status <> 'active' AND m.kind = 'guess' AND {where}
-    GROUP BY m.player_id
-"""
 
 
 def is_postgres_url(target: object) -> bool:
@@ -241,10 +239,18 @@ class PostgresStore:
             channel, message = board or (None, None)
             record = game_to_record(game)
             values = [record[c] for c in RECORD_COLUMNS]
-            game_id = await conn.fetchval(_INSERT_GAME, *values, now, now, channel, message)
+            try:
+                async with conn.transaction():  # a savepoint: a refused insert leaves it usable
+                    game_id = await conn.fetchval(_INSERT_GAME, *values, now, now, channel, message)
+            except asyncpg.UniqueViolationError as error:
+                if error.constraint_name != "games_one_daily_per_player":
+                    raise
+                raise DailyAlreadyPlayed(await _daily_id(conn, game)) from None
             if game_id is None:  # the channel's one active game is there already
                 current = await _fetch(
-                    conn, "channel_id = $1 AND status = 'active'", (game.channel_id,)
+                    conn,
+                    _CHANNEL_GAME,
+                    (game.channel_id,),
                 )
                 if not current:
                     raise GameAlreadyActive()
@@ -278,7 +284,7 @@ class PostgresStore:
             if channel_id is not None:
                 found = await _fetch(
                     conn,
-                    "channel_id = $1 AND status = 'active'",
+                    _CHANNEL_GAME,
                     (channel_id,),
                     with_secret=True,
                     lock=True,
@@ -302,9 +308,7 @@ class PostgresStore:
         return public(new), outcome
 
     async def active_game(self, channel_id: int) -> Game | None:
-        found = await self._read(
-            lambda conn: _fetch(conn, "channel_id = $1 AND status = 'active'", (channel_id,))
-        )
+        found = await self._read(lambda conn: _fetch(conn, _CHANNEL_GAME, (channel_id,)))
         return found[0][0] if found else None
 
     async def game(self, game_id: int) -> Game | None:
@@ -374,7 +378,7 @@ class PostgresStore:
         rows = await self._read(
             lambda conn: conn.fetch(
                 "SELECT id FROM games WHERE rendered_version < version "
-                "AND board_message_id IS NOT NULL ORDER BY id LIMIT $1",
+                "AND board_message_id IS NOT NULL AND reach = 'channel' ORDER BY id LIMIT $1",
                 limit,
             )
         )
@@ -382,20 +386,25 @@ class PostgresStore:
 
     # --- statistics and history ----------------------------------------------------------
 
-    async def player_stats(self, guild_id: int | None, user_id: int) -> PlayerStats:
-        sql = _STATS.format(
-            where="m.player_id = $1 AND ($2::bigint IS NULL OR g.guild_id = $2::bigint)"
+    async def player_stats(
+        self, guild_id: int | None, user_id: int, kind: GameKind = GameKind.PLAY
+    ) -> PlayerStats:
+        sql = STATS.format(
+            kind="$3", where="m.player_id = $1 AND ($2::bigint IS NULL OR g.guild_id = $2::bigint)"
         )
-        rows = await self._read(lambda conn: conn.fetch(sql, user_id, guild_id))
-        return next((PlayerStats(**dict(row)) for row in rows), PlayerStats(user_id))
+        rows = await self._read(lambda conn: conn.fetch(sql, user_id, guild_id, kind.value))
+        found = (PlayerStats(**dict(row), kind=kind) for row in rows)
+        return next(found, PlayerStats(user_id, kind=kind))
 
-    async def leaderboard(self, guild_id: int, limit: int = 10) -> list[PlayerStats]:
+    async def leaderboard(
+        self, guild_id: int, limit: int = 10, kind: GameKind = GameKind.PLAY
+    ) -> list[PlayerStats]:
         sql = (
-            _STATS.format(where="g.guild_id = $1")
+            STATS.format(kind="$3", where="g.guild_id = $1")
             + " ORDER BY won DESC, best ASC NULLS LAST, played, user_id LIMIT $2"
         )
-        rows = await self._read(lambda conn: conn.fetch(sql, guild_id, limit))
-        return [PlayerStats(**dict(row)) for row in rows]
+        rows = await self._read(lambda conn: conn.fetch(sql, guild_id, limit, kind.value))
+        return [PlayerStats(**dict(row), kind=kind) for row in rows]
 
     async def history(
         self,
@@ -534,6 +543,17 @@ async def _refuse_repeat(conn: Conn, source: str) -> None:
         raise AlreadyApplied(row[0], row[1])
 
 
+async def _daily_id(conn: Conn, game: Game) -> int | None:
+    """The id of the daily game this player already has for `game`'s puzzle."""
+    puzzle = game.puzzle if isinstance(game, DailyGame) else None
+    found: int | None = await conn.fetchval(
+        "SELECT id FROM games WHERE kind = 'daily' AND starter_id = $1 AND puzzle = $2",
+        game.starter_id,
+        puzzle,
+    )
+    return found
+
+
 async def _save(conn: Conn, old: Game, new: Game, now: datetime, source: str | None) -> None:
     """Write what a transition appended: new move rows, then the game row's copies."""
     check_appended(old, new)
@@ -542,7 +562,7 @@ async def _save(conn: Conn, old: Game, new: Game, now: datetime, source: str | N
     await _insert_moves(conn, new, old.version, now, source)
     status = await conn.execute(
         "UPDATE games SET status = $1, winner_id = $2, version = $3, last_move_at = $4, "
-        "finished_at = $5 WHERE id = $6 AND version = $7",
+        "finished_at = $5, hints = $8 WHERE id = $6 AND version = $7",
         new.status.value,
         new.winner_id,
         new.version,
@@ -550,6 +570,7 @@ async def _save(conn: Conn, old: Game, new: Game, now: datetime, source: str | N
         None if new.status is Status.ACTIVE else now,
         new.id,
         old.version,
+        new.hints,
     )
     if status != "UPDATE 1":
         raise StaleGame()

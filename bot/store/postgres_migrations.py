@@ -100,6 +100,29 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
         )
         """,
     ),
+    (  # 3: daily and race games, hard mode, hints, boards reached only through interactions
+        "ALTER TABLE games DROP CONSTRAINT games_kind_check",
+        "ALTER TABLE games ADD CONSTRAINT games_kind_check "
+        "CHECK (kind IN ('play', 'solve', 'daily', 'race'))",
+        "ALTER TABLE games DROP CONSTRAINT games_check",
+        "ALTER TABLE games ADD CONSTRAINT games_secret_check "
+        "CHECK ((kind = 'solve') = (secret IS NULL))",
+        "ALTER TABLE games ADD COLUMN hard BOOLEAN NOT NULL DEFAULT false",
+        "ALTER TABLE games ADD COLUMN hints INTEGER NOT NULL DEFAULT 0",
+        "ALTER TABLE games ADD COLUMN reach TEXT NOT NULL DEFAULT 'channel' "
+        "CHECK (reach IN ('channel', 'interaction', 'private'))",
+        "ALTER TABLE games ADD COLUMN puzzle INTEGER",
+        "ALTER TABLE games ADD CONSTRAINT games_puzzle_check "
+        "CHECK ((kind = 'daily') = (puzzle IS NOT NULL))",
+        "DROP INDEX games_one_active_per_channel",
+        "CREATE UNIQUE INDEX games_one_active_per_channel ON games (channel_id) "
+        "WHERE status = 'active' AND kind <> 'daily'",
+        "CREATE UNIQUE INDEX games_one_daily_per_player ON games (starter_id, puzzle) "
+        "WHERE kind = 'daily'",
+        "ALTER TABLE moves DROP CONSTRAINT moves_kind_check",
+        "ALTER TABLE moves ADD CONSTRAINT moves_kind_check CHECK (kind IN "
+        "('guess', 'answer', 'undo', 'give_up', 'timeout', 'hint', 'join', 'start'))",
+    ),
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 

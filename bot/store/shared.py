@@ -30,8 +30,36 @@ RECORD_COLUMNS = (
     "status",
     "winner_id",
     "version",
+    "hard",
+    "hints",
+    "reach",
+    "puzzle",
 )
 """The game row's columns that `codec.game_to_record` fills, in table order."""
+
+CHANNEL_GAMES = "kind <> 'daily'"
+"""The games that hold their channel (one active at a time); daily games are each player's own."""
+
+
+STATS = """
+    SELECT m.player_id AS user_id,
+           count(DISTINCT m.game_id) AS played,
+           count(DISTINCT CASE WHEN g.winner_id = m.player_id THEN m.game_id END) AS won,
+           count(*) AS guesses,
+           min(CASE WHEN m.black = g.pegs THEN (
+               SELECT count(*) FROM moves AS e
+               WHERE e.game_id = m.game_id AND e.kind = 'guess' AND e.move_no <= m.move_no
+                 AND (g.kind <> 'race' OR e.player_id = m.player_id)
+           ) END) AS best,
+           count(DISTINCT CASE WHEN g.winner_id = m.player_id AND g.hard THEN m.game_id END)
+               AS hard_won,
+           count(DISTINCT CASE WHEN g.hints > 0 THEN m.game_id END) AS hinted
+    FROM moves AS m JOIN games AS g ON g.id = m.game_id
+    WHERE g.kind = {kind} AND g.status <> 'active' AND m.kind = 'guess' AND {where}
+    GROUP BY m.player_id
+"""
+"""Per-player records of one kind of game: `{kind}` and `{where}` take the dialect's
+placeholders. `best` counts only guesses (a log also holds hints, joins and other racers)."""
 
 
 def select_games(with_secret: bool) -> str:

@@ -29,9 +29,12 @@ from typing import Any, Self, TypeVar
 import aiosqlite
 
 from bot.engine.game import (
+    DailyAlreadyPlayed,
+    DailyGame,
     G,
     Game,
     GameAlreadyActive,
+    GameKind,
     GameOver,
     NoActiveGame,
     StaleGame,
@@ -44,7 +47,9 @@ from bot.store.filelock import claim
 from bot.store.interface import OutcomeT
 from bot.store.migrations import migrate
 from bot.store.shared import (
+    CHANNEL_GAMES,
     RECORD_COLUMNS,
+    STATS,
     check_appended,
     move_rows,
     public,
@@ -72,21 +77,13 @@ _INSERT_GAME = (
     f"VALUES ({', '.join(':' + c for c in RECORD_COLUMNS)}, :now, :now, "
     ":board_channel_id, :board_message_id)"
 )
+_CHANNEL_GAME = f"channel_id = ? AND status = 'active' AND {CHANNEL_GAMES}"
+"""The channel's one active game."""
 _INSERT_MOVE = (
     "INSERT INTO moves "
     "(game_id, move_no, kind, player_id, code, black, white, created_at, source) "
     "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"
 )
-_STATS = """
-    SELECT m.player_id AS user_id,
-           count(DISTINCT m.game_id) AS played,
-           count(DISTINCT CASE WHEN g.winner_id = m.player_id THEN m.game_id END) AS won,
-           count(*) AS guesses,
-           min(CASE WHEN m.black = g.pegs THEN m.move_no END) AS best
-    FROM moves AS m JOIN games AS g ON g.id = m.game_id
-    WHERE g.kind = 'play' AND g.status <> 'active' AND m.kind = 'guess' AND {where}
-    GROUP BY m.player_id
-"""
 
 
 class SqliteStore:
@@ -157,8 +154,11 @@ class SqliteStore:
                 log.warning("%s: WAL journal unavailable, using %s", self.path, mode)
             # FULL: a move whose call returned survives power loss too, not only a crash.
             await db.execute_fetchall("PRAGMA synchronous = FULL")
-            await db.execute_fetchall("PRAGMA foreign_keys = ON")
+            # Migrations run with foreign keys off (a rebuilt table is briefly missing) and
+            # check them before committing; everything after runs with them on.
+            await db.execute_fetchall("PRAGMA foreign_keys = OFF")
             await migrate(db, self.path)
+            await db.execute_fetchall("PRAGMA foreign_keys = ON")
         except BaseException as error:
             await db.close()
             self._release()
@@ -217,10 +217,14 @@ class SqliteStore:
                 async with db.execute(_INSERT_GAME, record) as cursor:
                     game_id = cursor.lastrowid
             except sqlite3.IntegrityError as error:
+                if "games.puzzle" in str(error):  # one daily game per player and puzzle
+                    raise DailyAlreadyPlayed(await _daily_id(db, game)) from None
                 if "games.channel_id" not in str(error):  # the one-active-game index
                     raise
                 current = await _fetch(
-                    db, "channel_id = ? AND status = 'active'", (game.channel_id,)
+                    db,
+                    _CHANNEL_GAME,
+                    (game.channel_id,),
                 )
                 if not current:
                     raise GameAlreadyActive() from None
@@ -256,7 +260,10 @@ class SqliteStore:
                 await _refuse_repeat(db, source)
             if channel_id is not None:
                 found = await _fetch(
-                    db, "channel_id = ? AND status = 'active'", (channel_id,), with_secret=True
+                    db,
+                    _CHANNEL_GAME,
+                    (channel_id,),
+                    with_secret=True,
                 )
                 if not found:
                     raise NoActiveGame()
@@ -278,9 +285,7 @@ class SqliteStore:
 
     async def active_game(self, channel_id: int) -> Game | None:
         """The channel's active game for display (its secret withheld), or None."""
-        found = await self._read(
-            lambda db: _fetch(db, "channel_id = ? AND status = 'active'", (channel_id,))
-        )
+        found = await self._read(lambda db: _fetch(db, _CHANNEL_GAME, (channel_id,)))
         return found[0][0] if found else None
 
     async def game(self, game_id: int) -> Game | None:
@@ -356,7 +361,7 @@ class SqliteStore:
         rows = await self._read(
             lambda db: db.execute_fetchall(
                 "SELECT id FROM games WHERE rendered_version < version "
-                "AND board_message_id IS NOT NULL ORDER BY id LIMIT ?",
+                "AND board_message_id IS NOT NULL AND reach = 'channel' ORDER BY id LIMIT ?",
                 (limit,),
             )
         )
@@ -364,24 +369,35 @@ class SqliteStore:
 
     # --- statistics and history ----------------------------------------------------------
 
-    async def player_stats(self, guild_id: int | None, user_id: int) -> PlayerStats:
-        """One player's stats in a guild, or everywhere when `guild_id` is None."""
-        sql = _STATS.format(where="m.player_id = :user AND (:guild IS NULL OR g.guild_id = :guild)")
-        rows = await self._read(
-            lambda db: db.execute_fetchall(sql, {"user": user_id, "guild": guild_id})
+    async def player_stats(
+        self, guild_id: int | None, user_id: int, kind: GameKind = GameKind.PLAY
+    ) -> PlayerStats:
+        """One player's record in one kind of game, in a guild or everywhere (`guild_id` None)."""
+        sql = STATS.format(
+            kind=":kind", where="m.player_id = :user AND (:guild IS NULL OR g.guild_id = :guild)"
         )
-        return next((PlayerStats(**dict(row)) for row in rows), PlayerStats(user_id))
+        rows = await self._read(
+            lambda db: db.execute_fetchall(
+                sql, {"user": user_id, "guild": guild_id, "kind": kind.value}
+            )
+        )
+        found = (PlayerStats(**dict(row), kind=kind) for row in rows)
+        return next(found, PlayerStats(user_id, kind=kind))
 
-    async def leaderboard(self, guild_id: int, limit: int = 10) -> list[PlayerStats]:
+    async def leaderboard(
+        self, guild_id: int, limit: int = 10, kind: GameKind = GameKind.PLAY
+    ) -> list[PlayerStats]:
         """A guild's players, most wins first, then the best game, then fewest games played."""
         sql = (
-            _STATS.format(where="g.guild_id = :guild")
+            STATS.format(kind=":kind", where="g.guild_id = :guild")
             + " ORDER BY won DESC, best IS NULL, best, played, user_id LIMIT :limit"
         )
         rows = await self._read(
-            lambda db: db.execute_fetchall(sql, {"guild": guild_id, "limit": limit})
+            lambda db: db.execute_fetchall(
+                sql, {"guild": guild_id, "limit": limit, "kind": kind.value}
+            )
         )
-        return [PlayerStats(**dict(row)) for row in rows]
+        return [PlayerStats(**dict(row), kind=kind) for row in rows]
 
     async def history(
         self,
@@ -544,6 +560,16 @@ async def _refuse_repeat(db: Db, source: str) -> None:
         raise AlreadyApplied(game_id, move_no)
 
 
+async def _daily_id(db: Db, game: Game) -> int | None:
+    """The id of the daily game this player already has for `game`'s puzzle."""
+    puzzle = game.puzzle if isinstance(game, DailyGame) else None
+    rows = await db.execute_fetchall(
+        "SELECT id FROM games WHERE kind = 'daily' AND starter_id = ? AND puzzle = ?",
+        (game.starter_id, puzzle),
+    )
+    return next((int(row[0]) for row in rows), None)
+
+
 async def _save(db: Db, old: Game, new: Game, now: str, source: str | None = None) -> None:
     """Write what a transition appended: new move rows, then the game row's copies."""
     check_appended(old, new)
@@ -551,12 +577,13 @@ async def _save(db: Db, old: Game, new: Game, now: str, source: str | None = Non
         return
     await _insert_moves(db, new, old.version, now, source)
     async with db.execute(
-        "UPDATE games SET status = ?, winner_id = ?, version = ?, last_move_at = ?, "
+        "UPDATE games SET status = ?, winner_id = ?, version = ?, hints = ?, last_move_at = ?, "
         "finished_at = ? WHERE id = ? AND version = ?",
         (
             new.status.value,
             new.winner_id,
             new.version,
+            new.hints,
             now,
             None if new.status is Status.ACTIVE else now,
             new.id,

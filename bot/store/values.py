@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
-from bot.engine.game import Game
+from bot.engine.game import Game, GameKind
 
 
 @dataclass(frozen=True)
@@ -19,17 +19,22 @@ class Board:
 
 @dataclass(frozen=True)
 class PlayerStats:
-    """A player's record over finished play games.
+    """A player's record over finished games of one kind (play, daily or race).
 
-    played: games they made at least one guess in; won: games they made the winning guess in;
-    guesses: all their guesses in those games; best: the game's guess count when they won it.
+    played: games they made at least one guess in; won: games they made the winning guess in
+    (a race: they cracked it first); guesses: all their guesses in those games; best: fewest
+    guesses it took them to crack a code; hard_won: wins in hard mode; hinted: games in which
+    someone asked for a hint.
     """
 
     user_id: int
     played: int = 0
     won: int = 0
     guesses: int = 0
-    best: int | None = None  # fewest guesses in a game they won
+    best: int | None = None
+    hard_won: int = 0
+    hinted: int = 0
+    kind: GameKind = GameKind.PLAY
 
     @property
     def win_rate(self) -> float:

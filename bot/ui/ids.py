@@ -38,6 +38,9 @@ PICK_PEG = Route("pick", (("game", _ID), ("peg", 1)))
 ANSWER = Route("ans", (("game", _ID), ("version", 6), ("black", 1), ("white", 1)))
 ANSWER_SELECT = Route("anss", (("game", _ID), ("version", 6), ("part", 1)))
 UNDO = Route("undo", (("game", _ID), ("version", 6)))
+HINT = Route("hint", (("game", _ID),))
+REVIEW = Route("review", (("game", _ID),))
+"""The post-game review of a finished play, daily or race game, for whoever clicks it."""
 CODE_MODAL = Route("code", (("game", _ID), ("nonce", _ID)))
 CODE_MODAL_PATTERN = re.compile(r"mm:code:(?P<game>[0-9]{1,20})(?::(?P<nonce>[0-9]{1,20}))?")
 """The code modal: `mm:code:<game>:<id of the click that opened it>` (older: no nonce)."""

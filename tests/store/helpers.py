@@ -34,6 +34,7 @@ def play(
     guild_id: int | None = GUILD,
     starter_id: int = ALICE,
     secret: tuple[int, ...] | None = SECRET,
+    hard: bool = False,
     **variant: int | bool,
 ) -> PlayGame:
     return new_play_game(
@@ -42,6 +43,7 @@ def play(
         starter_id=starter_id,
         variant=Variant(**variant),  # type: ignore[arg-type]
         secret=secret,
+        hard=hard,
     )
 
 

@@ -66,9 +66,21 @@ async def test_one_input_makes_one_move_across_processes(postgres_url: str) -> N
 
 
 async def test_an_older_schema_is_upgraded_in_place(postgres_url: str) -> None:
-    async with await PostgresStore.open(postgres_url, schema_version=1) as old:
-        game = await old.start(play())
-        await old.apply(lambda g: guess(g, BOB, "1111"), game_id=game.id or 0)
+    async with await PostgresStore.open(postgres_url, schema_version=1):
+        pass  # a game as the first schema wrote it: a row per move, secret 1234
+    query(
+        postgres_url,
+        "INSERT INTO games (id, format, kind, guild_id, channel_id, starter_id, pegs, colours, "
+        "duplicates, max_guesses, solo, secret, status, version, created_at, last_move_at) "
+        "VALUES (7, 1, 'play', 1, 2, 3, 4, 6, true, 10, false, '[0,1,2,3]', 'active', 1, "
+        "now(), now())",
+    )
+    query(
+        postgres_url,
+        "INSERT INTO moves (game_id, move_no, kind, player_id, code, black, white, created_at) "
+        "VALUES (7, 1, 'guess', 3, '[0,0,0,0]', 1, 0, now())",
+    )
+    game = 7
     assert query(postgres_url, "SELECT to_regclass('leases') IS NULL") == [(True,)]
 
     stores = await asyncio.gather(*(PostgresStore.open(postgres_url) for _ in range(3)))
@@ -76,7 +88,7 @@ async def test_an_older_schema_is_upgraded_in_place(postgres_url: str) -> None:
         await store.close()
     assert query(postgres_url, "SELECT version FROM mastermind_schema") == [(len(MIGRATIONS),)]
     async with await PostgresStore.open(postgres_url) as store:
-        _, outcome = await store.apply(lambda g: guess(g, BOB, "1234"), game_id=game.id or 0)
+        _, outcome = await store.apply(lambda g: guess(g, BOB, "1234"), game_id=game)
         assert outcome.number == 2 and outcome.secret is not None
     assert query(postgres_url, "SELECT count(*) FROM leases") == [(0,)]
 
