@@ -6,13 +6,13 @@ import asyncio
 import contextlib
 import logging
 from collections.abc import Awaitable, Callable
-from datetime import timedelta
+from datetime import UTC, datetime, timedelta
 
 import discord
 from discord.ext import commands
 
 from bot import cogs, sync
-from bot.cogs import boards
+from bot.cogs import boards, race
 from bot.cogs.replies import on_app_command_error
 from bot.config import Settings
 from bot.solver_pool import SolverPool
@@ -32,7 +32,12 @@ class MastermindBot(commands.AutoShardedBot):
     store: Store
     solver: SolverPool
 
-    def __init__(self, settings: Settings, store: Store | None = None) -> None:
+    def __init__(
+        self,
+        settings: Settings,
+        store: Store | None = None,
+        clock: Callable[[], datetime] | None = None,
+    ) -> None:
         intents = discord.Intents.none()
         intents.guilds = True
         super().__init__(
@@ -45,6 +50,8 @@ class MastermindBot(commands.AutoShardedBot):
             shard_ids=None if settings.shard_ids is None else list(settings.shard_ids),  # type: ignore[arg-type]
         )
         self.settings = settings
+        self.clock: Callable[[], datetime] = clock or (lambda: datetime.now(UTC))
+        """What time it is (aware, UTC): which daily puzzle is today. Tests move it."""
         if store is not None:
             self.store = store
         self.in_flight: set[asyncio.Task[object]] = set()
@@ -52,6 +59,8 @@ class MastermindBot(commands.AutoShardedBot):
         self._expiry: asyncio.Task[None] | None = None
         self.jobs: LeaseKeeper | None = None
         """The lease of the jobs that run once in a cluster: command sync, the background pass."""
+        self.leases: list[LeaseKeeper] = []
+        """Other leases this process holds (its shards); released before the store closes."""
         self._synced_term = 0
 
     async def setup_hook(self) -> None:
@@ -59,11 +68,14 @@ class MastermindBot(commands.AutoShardedBot):
             self.store = await open_store(self.settings.database)
         self.solver = SolverPool(self.settings.solver_workers, self.settings.solver_time_budget)
         await self.solver.warm_up()
+        from bot.cogs.daily import DailyModals
         from bot.cogs.mastermind import Mastermind
         from bot.cogs.play import CodeModals
 
         await self.add_cog(Mastermind(self))
         await self.add_cog(CodeModals())
+        await self.add_cog(DailyModals())
+        await self.add_cog(race.RaceModals())
         self.add_dynamic_items(*cogs.DYNAMIC_ITEMS)
         self.tree.error(on_app_command_error)
         await self.tree.set_translator(CatalogueTranslator())  # commands in every language
@@ -113,6 +125,7 @@ class MastermindBot(commands.AutoShardedBot):
         loop = asyncio.get_running_loop()
         term, next_pass = 0, 0.0
         chores: tuple[Callable[[], Awaitable[object]], ...] = (
+            lambda: race.clock_pass(self),  # lobbies and races whose time came while down
             lambda: boards.reconcile(self),
             lambda: self.expire_stale_games(timeout),
         )
@@ -151,8 +164,11 @@ class MastermindBot(commands.AutoShardedBot):
             self._expiry.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await self._expiry
+        race.stop_clock(self)
         if self.jobs is not None:
             await self.jobs.close()  # another process of the cluster takes the jobs over now
+        for lease in self.leases:  # a restarted process may run these shards at once
+            await lease.close()
         if hasattr(self, "solver"):
             # A simulation may run for seconds; its player is told it stopped, and no move
             # waits on it, so it goes first.

@@ -59,6 +59,12 @@ SETTINGS: tuple[SettingHelp, ...] = (
         "Clusters: seconds after its holder dies before another process takes over the jobs "
         "that run once (1-600).",
     ),
+    SettingHelp(
+        "DAILY_KEY",
+        "(random, kept)",
+        "The secret the daily code is derived from (16+ characters); without it the bot makes "
+        "one once and keeps it in the database. Changing it changes every day's code.",
+    ),
 )
 
 
@@ -79,6 +85,8 @@ class Settings:
     shard_ids: tuple[int, ...] | None = None
     """The shards this process runs; None: all of them."""
     lease_seconds: float = 30.0
+    daily_key: str | None = None
+    """The daily code's secret; None: one made at random once and kept in the database."""
 
     def __repr__(self) -> str:
         return (
@@ -143,6 +151,7 @@ class Settings:
             solver_time_budget=_bounded_float(environ, "SOLVER_TIME_BUDGET", 2.0, 0.1, 60.0),
             game_timeout_hours=_bounded_float(environ, "GAME_TIMEOUT_HOURS", 24.0, 0.1, 24 * 365),
             log_level=_log_level(environ),
+            daily_key=_daily_key(environ),
         )
 
 
@@ -232,6 +241,22 @@ def _bounded_float(
     if not low <= value <= high:
         raise ConfigError(f"{name} must be between {low} and {high}, got {value}.")
     return value
+
+
+DAILY_KEY_MIN_LENGTH = 16
+
+
+def _daily_key(environ: Mapping[str, str]) -> str | None:
+    """A secret nobody guesses: long enough that the daily codes cannot be worked out."""
+    raw = environ.get("DAILY_KEY", "").strip()
+    if not raw:
+        return None
+    if len(raw.encode()) < DAILY_KEY_MIN_LENGTH:
+        raise ConfigError(
+            f"DAILY_KEY must hold at least {DAILY_KEY_MIN_LENGTH} characters (a long random "
+            "text; leave it empty and the bot makes one and keeps it in the database)."
+        )
+    return raw
 
 
 _LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")

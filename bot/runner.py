@@ -27,6 +27,7 @@ from bot.about import version
 from bot.config import Settings
 from bot.store import Store, StoreUnavailable
 from bot.store import open_store as open_database
+from bot.store.leases import ShardTaken, hold_shards
 
 if TYPE_CHECKING:
     from bot.app import MastermindBot
@@ -128,7 +129,13 @@ async def _serve(settings: Settings) -> int:
         f", {settings.shards_label}" if settings.shards_label else "",
     )
     store = await open_store(settings.database, exclusive=True)
+    try:
+        shards = await hold_shards(store, settings.shard_ids, ttl=settings.lease_seconds)
+    except ShardTaken as error:
+        await store.close()
+        raise StartFailure(str(error)) from error
     bot = MastermindBot(settings, store=store)
+    bot.leases.extend(shards)
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGTERM, signal.SIGINT):
@@ -143,6 +150,7 @@ async def _serve(settings: Settings) -> int:
         if not running.done():
             with contextlib.suppress(Exception, asyncio.CancelledError):
                 await asyncio.wait_for(running, CLOSE_TIMEOUT_SECONDS)
+
     if stop.is_set():
         log.info("closed cleanly")
         return 0

@@ -19,8 +19,10 @@ from typing import TypeVar
 
 from bot.engine import jobs
 from bot.engine.job_types import (
+    Hint,
     NextGuess,
     NoCodeLeft,
+    ReviewedGuess,
     SimulationBudget,
     SimulationResult,
     VariantSpec,
@@ -49,6 +51,7 @@ ONE_PER_PLAYER = (
 TOO_MANY = "The simulator is busy with other players' simulations; please try again in a minute."
 RESTARTED = "The solver restarted; please try again."
 SHUTTING_DOWN = "The bot is shutting down; please try again in a minute."
+REVIEWING = "Your last review is still being worked out; it will be here in a moment."
 
 
 @dataclass(frozen=True)
@@ -76,6 +79,7 @@ class SolverPool:
         self._moves = WorkerProcesses("solver", workers)
         self._simulations = WorkerProcesses("simulation", simulation_workers)
         self._simulating: Counter[int] = Counter()
+        self._reviewing: set[int] = set()
 
     # --- moves ----------------------------------------------------------------------------
 
@@ -130,6 +134,53 @@ class SolverPool:
         return await self._call(
             self._moves, jobs.remaining, VariantSpec(pegs, colours, duplicates), list(history)
         )
+
+    async def hint(
+        self,
+        pegs: int,
+        colours: int,
+        duplicates: bool,
+        history: History,
+        level: int,
+        hard: bool,
+        seed: int,
+    ) -> Hint:
+        """A play game's hint: the codes left, and at level 2 a code to guess (one that fits
+        every answer in hard mode)."""
+        return await self._call(
+            self._moves,
+            jobs.hint,
+            VariantSpec(pegs, colours, duplicates),
+            list(history),
+            level,
+            hard,
+            seed,
+            self.time_budget,
+        )
+
+    async def review(
+        self, pegs: int, colours: int, duplicates: bool, history: History, seed: int, user_id: int
+    ) -> list[ReviewedGuess]:
+        """A finished game reviewed guess by guess (see `bot.engine.review`).
+
+        Each guess is its own job with a move's time budget, awaited in turn, so moves other
+        players wait for queue between them and never behind a whole review. One review per
+        player at a time (SolverBusy otherwise).
+        """
+        if user_id in self._reviewing:
+            raise SolverBusy(REVIEWING)
+        self._reviewing.add(user_id)
+        variant = VariantSpec(pegs, colours, duplicates)
+        plain = list(history)
+        try:
+            return [
+                await self._call(
+                    self._moves, jobs.review_guess, variant, plain, number, seed, self.time_budget
+                )
+                for number in range(1, len(plain) + 1)
+            ]
+        finally:
+            self._reviewing.discard(user_id)
 
     # --- simulations ----------------------------------------------------------------------
 

@@ -100,6 +100,13 @@ async def sync_at_start(tree: Tree, store: Store, dev_guild_id: int | None) -> N
         if dev_guild_id is not None:
             await store.set_meta(GUILD_KEY, f"{_application_id(tree)}:{dev_guild_id}")
         log.info("synced %d command(s) %s", count, describe(dev_guild_id))
+        if dev_guild_id is not None:
+            # Commands of one server exist only there: user installs (DMs, group DMs, other
+            # servers) see them once they are synced globally, without DEV_GUILD_ID.
+            log.info(
+                "the commands of server %s show only there, not in DMs or to user installs",
+                dev_guild_id,
+            )
     if dev_guild_id is not None:
         await _warn_about_global_copies(tree, dev_guild_id)
 

@@ -13,7 +13,15 @@ handler in its mode's module here; a new button or select is a `DynamicItem` in 
 `bot.ui.ids`.
 """
 
-from bot.cogs import common, play, solve
+from bot.cogs import common, daily, hints, play, race, review, solve
 
-DYNAMIC_ITEMS = (*play.DYNAMIC_ITEMS, *solve.DYNAMIC_ITEMS, *common.DYNAMIC_ITEMS)
+DYNAMIC_ITEMS = (
+    *play.DYNAMIC_ITEMS,
+    *solve.DYNAMIC_ITEMS,
+    *common.DYNAMIC_ITEMS,
+    *daily.DYNAMIC_ITEMS,
+    *hints.DYNAMIC_ITEMS,
+    *review.DYNAMIC_ITEMS,
+    *race.DYNAMIC_ITEMS,
+)
 """Every button and select input, registered once at start."""

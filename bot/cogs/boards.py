@@ -16,12 +16,14 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import re
 import weakref
 from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
 import discord
 
+from bot.cogs.context import Interaction
 from bot.cogs.kinds import kind_of
 from bot.engine.game import Game, Reach
 from bot.ui import i18n
@@ -29,6 +31,9 @@ from bot.ui.boards import Drawn
 
 if TYPE_CHECKING:
     from bot.app import MastermindBot
+
+_GAME_OF_CUSTOM_ID = re.compile(r"mm:[a-z-]+:(?P<game>[0-9]{1,20})(?::[0-9:]*)?")
+"""The game a custom_id of ours names: its first number (see bot.ui.ids)."""
 
 log = logging.getLogger(__name__)
 
@@ -177,3 +182,93 @@ async def catch_up(bot: MastermindBot, game_id: int) -> None:
         and board.rendered_version < game.version
     ):
         refresh_soon(bot, game_id)
+
+
+# --- boards only interactions reach (bot.cogs.reach) -------------------------------------------
+
+
+def by_interaction(game: Game) -> bool:
+    """The bot is not a member where this game is played: only interactions draw its board."""
+    return game.reach is Reach.INTERACTION
+
+
+async def moved(
+    bot: MastermindBot, game_id: int, channel_id: int, message_id: int, version: int
+) -> None:
+    """A new message now shows the game at `version`: it becomes the board of record unless
+    the board already shows a newer version (two moves posted their boards out of order)."""
+    async with lock(game_id):
+        board = await bot.store.board(game_id)
+        if board is None or board.rendered_version <= version:
+            await bot.store.move_board(game_id, channel_id, message_id, version)
+
+
+async def answer_with_board(interaction: Interaction, game: Game, line: str) -> int:
+    """Answer with `line` above the game's board, as a new message that becomes the board of
+    record: how a move is shown where the bot may not edit any message later. Answers with
+    the interaction's response if it is still open, else with a followup. Its message id."""
+    bot = interaction.client
+    assert game.id is not None
+    drawn = await render(bot, game, i18n.channel(interaction))
+    content = f"{line}\n{drawn.content}" if drawn.content else line
+    view = drawn.view or discord.utils.MISSING
+    if interaction.response.is_done():
+        sent = await interaction.followup.send(content, embed=drawn.embed, view=view, wait=True)
+        message_id = sent.id
+    else:
+        callback = await interaction.response.send_message(content, embed=drawn.embed, view=view)
+        found = getattr(callback, "message_id", None)
+        message_id = found if found is not None else (await interaction.original_response()).id
+    await moved(bot, game.id, interaction.channel_id or game.channel_id, message_id, game.version)
+    return int(message_id)
+
+
+def _clicked_game(interaction: discord.Interaction) -> int | None:
+    """The game named by the clicked component's custom_id, if it is one of ours."""
+    data: Any = interaction.data or {}
+    match = _GAME_OF_CUSTOM_ID.fullmatch(str(data.get("custom_id", "")))
+    return int(match["game"]) if match else None
+
+
+async def redraw_clicked(interaction: discord.Interaction, game: Game | None = None) -> bool:
+    """Answer a click on a board that only interactions reach by redrawing that board as it is
+    stored now (an edit of the clicked message, the interaction's own response): the way such a
+    board catches up, shows a move made elsewhere, or reveals the secret of a game that ended
+    or expired. Whatever else the click says then goes out as followups.
+
+    Does nothing (False) for a board the bot edits itself, a private message, an answered
+    interaction, or a game of another channel; never raises.
+    """
+    message = interaction.message
+    if (
+        interaction.type is not discord.InteractionType.component
+        or message is None
+        or message.flags.ephemeral
+        or interaction.response.is_done()
+    ):
+        return False
+    bot: MastermindBot = interaction.client  # type: ignore[assignment]
+    try:
+        game_id = game.id if game is not None else _clicked_game(interaction)
+        if game_id is None:
+            return False
+        async with lock(game_id):
+            latest = await bot.store.game(game_id)
+            if (
+                latest is None
+                or not by_interaction(latest)
+                or latest.channel_id != interaction.channel_id
+                or latest.guild_id != interaction.guild_id
+            ):
+                return False
+            drawn = await render(bot, latest, i18n.channel(interaction))
+            await interaction.response.edit_message(
+                content=drawn.content, embed=drawn.embed, view=drawn.view
+            )
+            board = await bot.store.board(game_id)
+            if board is not None and board.message_id == message.id:
+                await bot.store.mark_rendered(game_id, latest.version)
+        return True
+    except Exception:
+        log.warning("could not redraw the clicked board of interaction %s", interaction.id)
+        return interaction.response.is_done()

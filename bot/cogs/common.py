@@ -10,11 +10,13 @@ from bot.cogs.context import Interaction
 from bot.cogs.inputs import Input
 from bot.cogs.kinds import kind_of
 from bot.cogs.replies import actor, guarded
-from bot.engine.game import Variant
+from bot.engine.game import GameKind, Variant
 from bot.engine.search import check_size
 from bot.engine.strategies import get_strategy
 from bot.modes import common
+from bot.modes import daily as daily_mode
 from bot.ui import components, embeds, i18n, ids
+from bot.ui.errors import ServerOnly
 
 
 @guarded
@@ -26,13 +28,16 @@ async def ask_give_up(interaction: Interaction, game_id: int | None) -> None:
         game = await common.active(bot.store, who.channel_id)
     else:
         game = await common.running_here(bot.store, game_id, who)
+    if interaction.guild_id is None and who.user_id != game.starter_id:
+        raise ServerOnly("end", game.starter_id)  # no moderators outside servers
     common.may_end(game, who)
     t = i18n.person(interaction)
-    await interaction.response.send_message(
-        kind_of(game).confirm(t),
-        view=components.confirm_view(game.id or 0, t=t),
-        ephemeral=True,
-    )
+    question = kind_of(game).confirm(t)
+    view = components.confirm_view(game.id or 0, t=t)
+    if await boards.redraw_clicked(interaction, game):  # where only clicks redraw the board
+        await interaction.followup.send(question, view=view, ephemeral=True)
+        return
+    await interaction.response.send_message(question, view=view, ephemeral=True)
 
 
 @guarded
@@ -44,6 +49,9 @@ async def confirm_give_up(interaction: Interaction, game_id: int) -> None:
         ended = i18n.person(interaction).gettext("The game has ended.")
         await interaction.response.edit_message(content=ended, view=None)
         line = kind_of(game).ended(game, who.user_id, i18n.channel(interaction))
+        if boards.by_interaction(game):  # the line comes with the final board
+            await boards.answer_with_board(interaction, game, line)
+            return
         await interaction.followup.send(line)
         await boards.refresh(bot, game_id)
 
@@ -90,16 +98,46 @@ async def simulate(interaction: Interaction, variant: Variant, strategy: str) ->
 
 @guarded
 async def stats(interaction: Interaction, player_id: int) -> None:
-    record = await interaction.client.store.player_stats(interaction.guild_id, player_id)
+    """A player's records, kind by kind: play, solve and races in this server, the daily code
+    everywhere (one code a day for the whole world, so one streak)."""
+    bot = interaction.client
+    store = bot.store
+    guild_id = interaction.guild_id
+    play_record = await store.player_stats(guild_id, player_id, GameKind.PLAY)
+    race_record = await store.player_stats(guild_id, player_id, GameKind.RACE)
+    solve_record = await store.solve_stats(guild_id, player_id)
+    daily_record = await store.player_stats(None, player_id, GameKind.DAILY)
+    streak = await daily_mode.record(store, player_id, bot.clock())
     t = i18n.channel(interaction)
-    await interaction.response.send_message(embed=embeds.stats(player_id, record, t=t))
+    embed = embeds.stats(
+        player_id,
+        play_record,
+        t=t,
+        daily=daily_record,
+        streak=streak,
+        race=race_record,
+        solve=solve_record,
+    )
+    await interaction.response.send_message(embed=embed)
 
 
 @guarded
-async def leaderboard(interaction: Interaction) -> None:
-    rows = await interaction.client.store.leaderboard(interaction.guild_id or 0)
+async def leaderboard(interaction: Interaction, games: str = "play") -> None:
+    """The server's best: in play games, in races, or today's daily code (from the store: the
+    games started in this server, so no member list and no privileged intent is needed)."""
+    if interaction.guild_id is None:  # a DM or a group DM: no server to rank
+        raise ServerOnly("leaderboard")
+    bot = interaction.client
+    guild_id = interaction.guild_id
     t = i18n.channel(interaction)
-    await interaction.response.send_message(embed=embeds.leaderboard(rows, t=t))
+    if games == "daily":
+        today, results = await daily_mode.leaderboard(bot.store, guild_id, bot.clock())
+        embed = embeds.daily_leaderboard(today.puzzle, results, t=t)
+    else:
+        kind = GameKind.RACE if games == "race" else GameKind.PLAY
+        rows = await bot.store.leaderboard(guild_id, kind=kind)
+        embed = embeds.leaderboard(rows, t=t, kind=kind)
+    await interaction.response.send_message(embed=embed)
 
 
 class GiveUpButton(Input, route=ids.GIVE_UP):

@@ -13,6 +13,8 @@ from bot.engine.game import Game, GameKind, SolveGame
 from bot.modes import solve as solve_mode
 from bot.solver_pool import SolverPool
 from bot.ui import boards as drawn
+from bot.ui import daily as drawn_daily
+from bot.ui import race as drawn_race
 from bot.ui.i18n import Messages
 
 
@@ -51,6 +53,18 @@ KINDS: dict[GameKind, Kind] = {
         codes_left=_codes_left,
         confirm=drawn.solve_confirm,
         ended=drawn.solve_ended,
+    ),
+    GameKind.DAILY: Kind(
+        board=drawn_daily.kind_board,
+        codes_left=_nothing,
+        confirm=drawn_daily.confirm,
+        ended=drawn_daily.ended,
+    ),
+    GameKind.RACE: Kind(
+        board=drawn_race.board,
+        codes_left=_nothing,
+        confirm=drawn_race.confirm,
+        ended=drawn_race.ended,
     ),
 }
 

@@ -13,11 +13,13 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.cogs import common, play, solve
+from bot.cogs import common, play, race, solve
+from bot.cogs import daily as daily_inputs
 from bot.cogs.context import Interaction
 from bot.engine.codes import MAX_COLOURS, MAX_PEGS, MIN_COLOURS, MIN_PEGS, CodeSpace
 from bot.engine.game import MAX_GUESSES, MIN_GUESSES, Variant
 from bot.engine.strategies import DEFAULT_STRATEGY, STRATEGIES
+from bot.modes.race import JOIN_SECONDS, RACE_MINUTES
 from bot.ui import embeds, i18n
 from bot.ui.i18n import slash
 
@@ -28,11 +30,18 @@ Pegs = app_commands.Range[int, MIN_PEGS, MAX_PEGS]
 Colours = app_commands.Range[int, MIN_COLOURS, MAX_COLOURS]
 Guesses = app_commands.Range[int, MIN_GUESSES, MAX_GUESSES]
 CodeText = app_commands.Range[str, 1, CodeSpace.MAX_INPUT]
+JoinSeconds = app_commands.Range[int, JOIN_SECONDS[0], JOIN_SECONDS[1]]
+RaceMinutes = app_commands.Range[int, RACE_MINUTES[0], RACE_MINUTES[1]]
 STRATEGY_CHOICES = [
     app_commands.Choice(name=slash.pgettext("strategy", s.title), value=s.name)
     for s in STRATEGIES.values()
 ]
 SIMULATE_COOLDOWN_SECONDS = 20.0
+LEADERBOARD_CHOICES = [
+    app_commands.Choice(name=slash.pgettext("leaderboard", "play"), value="play"),
+    app_commands.Choice(name=slash.pgettext("leaderboard", "daily (today)"), value="daily"),
+    app_commands.Choice(name=slash.pgettext("leaderboard", "race"), value="race"),
+]
 
 
 def _variant(pegs: int, colours: int, duplicates: bool, guesses: int = 10) -> Variant:
@@ -41,7 +50,10 @@ def _variant(pegs: int, colours: int, duplicates: bool, guesses: int = 10) -> Va
     return Variant(pegs=pegs, colours=colours, duplicates=duplicates, max_guesses=guesses)
 
 
-@app_commands.guild_only()
+# Installed to servers and to users; usable in servers, in DMs with the bot and in group
+# DMs (bot.cogs.reach decides how each game's board is kept up to date there).
+@app_commands.allowed_installs(guilds=True, users=True)
+@app_commands.allowed_contexts(guilds=True, dms=True, private_channels=True)
 class Mastermind(
     commands.GroupCog,
     group_name="mastermind",
@@ -65,6 +77,7 @@ class Mastermind(
         guesses=slash.pgettext("option", "guesses"),
         duplicates=slash.pgettext("option", "duplicates"),
         solo=slash.pgettext("option", "solo"),
+        hard=slash.pgettext("option", "hard"),
     )
     @app_commands.describe(
         pegs=slash.gettext("Pegs in the code (2-8, default 4)"),
@@ -72,6 +85,7 @@ class Mastermind(
         guesses=slash.gettext("Guesses allowed (1-20, default 10)"),
         duplicates=slash.gettext("May a colour appear more than once? (default yes)"),
         solo=slash.gettext("Only you may guess (default: everyone in the channel)"),
+        hard=slash.gettext("Hard mode: every guess must fit all the pegs so far (default no)"),
     )
     async def play(
         self,
@@ -81,8 +95,45 @@ class Mastermind(
         guesses: Guesses = 10,
         duplicates: bool = True,
         solo: bool = False,
+        hard: bool = False,
     ) -> None:
-        await play.start(interaction, _variant(pegs, colours, duplicates, guesses), solo)
+        await play.start(interaction, _variant(pegs, colours, duplicates, guesses), solo, hard)
+
+    @app_commands.command(
+        name=slash.pgettext("command", "race"),
+        description=slash.gettext("Race each other: everyone cracks the same code privately."),
+    )
+    @app_commands.rename(
+        pegs=slash.pgettext("option", "pegs"),
+        colours=slash.pgettext("option", "colours"),
+        guesses=slash.pgettext("option", "guesses"),
+        duplicates=slash.pgettext("option", "duplicates"),
+        hard=slash.pgettext("option", "hard"),
+        join_seconds=slash.pgettext("option", "join_seconds"),
+        minutes=slash.pgettext("option", "minutes"),
+    )
+    @app_commands.describe(
+        pegs=slash.gettext("Pegs in the code (2-8, default 4)"),
+        colours=slash.gettext("Colours to choose from (2-10, default 6)"),
+        guesses=slash.gettext("Guesses allowed (1-20, default 10)"),
+        duplicates=slash.gettext("May a colour appear more than once? (default yes)"),
+        hard=slash.gettext("Hard mode: every guess must fit all the pegs so far (default no)"),
+        join_seconds=slash.gettext("Seconds to join before it starts itself (10-300, default 60)"),
+        minutes=slash.gettext("Minutes the race lasts once the lobby closes (1-60, default 10)"),
+    )
+    async def race(
+        self,
+        interaction: Interaction,
+        pegs: Pegs = 4,
+        colours: Colours = 6,
+        guesses: Guesses = 10,
+        duplicates: bool = True,
+        hard: bool = False,
+        join_seconds: JoinSeconds = JOIN_SECONDS[2],
+        minutes: RaceMinutes = RACE_MINUTES[2],
+    ) -> None:
+        variant = _variant(pegs, colours, duplicates, guesses)
+        await race.start(interaction, variant, hard, join_seconds, minutes)
 
     @app_commands.command(
         name=slash.pgettext("command", "guess"),
@@ -180,5 +231,19 @@ class Mastermind(
         name=slash.pgettext("command", "leaderboard"),
         description=slash.gettext("This server's best code-breakers."),
     )
-    async def leaderboard(self, interaction: Interaction) -> None:
-        await common.leaderboard(interaction)
+    @app_commands.rename(games=slash.pgettext("option", "games"))
+    @app_commands.describe(games=slash.gettext("Which games (default: play)"))
+    @app_commands.choices(games=LEADERBOARD_CHOICES)
+    async def leaderboard(self, interaction: Interaction, games: str = "play") -> None:
+        await common.leaderboard(interaction, games)
+
+    @app_commands.command(
+        name=slash.pgettext("command", "daily"),
+        description=slash.gettext("Today's code: the same for everyone, played privately once."),
+    )
+    @app_commands.rename(hard=slash.pgettext("option", "hard"))
+    @app_commands.describe(
+        hard=slash.gettext("Hard mode: every guess must fit all the pegs so far (default no)")
+    )
+    async def daily(self, interaction: Interaction, hard: bool = False) -> None:
+        await daily_inputs.start(interaction, hard)

@@ -13,27 +13,27 @@ from typing import Any
 import discord
 from discord.ext import commands
 
-from bot.cogs import boards, replies
+from bot.cogs import boards, race, replies
 from bot.cogs.context import Interaction
 from bot.cogs.inputs import Input
 from bot.cogs.replies import actor, guarded
 from bot.engine.codes import Code, CodeSpace
-from bot.engine.game import Status, Variant
+from bot.engine.game import RaceGame, Status, Variant
 from bot.modes import play
 from bot.modes.common import BadChoice, active
-from bot.ui import components, embeds, i18n, ids, text
+from bot.ui import clues, components, embeds, i18n, ids, text
 from bot.ui.errors import Unpicked
 
 
 @guarded
-async def start(interaction: Interaction, variant: Variant, solo: bool) -> None:
+async def start(interaction: Interaction, variant: Variant, solo: bool, hard: bool = False) -> None:
     """`/mastermind play`: the board's message is posted first (as "thinking"), so the game and
     where its board is are stored in one transaction."""
     bot = interaction.client
     who = actor(interaction)
     await play.check_start(bot.store, who)
     message_id = await replies.public_placeholder(interaction)
-    game = await play.start(bot.store, who, variant, solo, message_id)
+    game = await play.start(bot.store, who, variant, solo, message_id, hard=hard)
     replies.answered_publicly(interaction)
     assert game.id is not None
     t = i18n.channel(interaction)
@@ -43,7 +43,8 @@ async def start(interaction: Interaction, variant: Variant, solo: bool) -> None:
             game.id,
             game.version,
             lambda: interaction.edit_original_response(
-                embed=embeds.play_board(game, t=t), view=components.play_view(game, t=t)
+                embed=clues.mark_board(embeds.play_board(game, t=t), game, t=t),
+                view=components.play_view(game, t=t),
             ),
         )
 
@@ -55,6 +56,9 @@ async def guess_command(interaction: Interaction, code: str) -> None:
     who = actor(interaction)
     game = await active(bot.store, who.channel_id)
     assert game.id is not None
+    if isinstance(game, RaceGame):  # a racer's guess is theirs alone: answered privately
+        await race.guess_command(interaction, game.id, code)
+        return
     await _guess_and_report(interaction, game.id, code, who.source, edit_picker=False)
 
 
@@ -71,11 +75,12 @@ async def open_picker(interaction: Interaction, game_id: int) -> None:
         )
         return
     chosen: list[int | None] = [None] * space.pegs
-    await interaction.response.send_message(
-        _picker_text(space, chosen, t),
-        view=components.picker_view(game_id, space, chosen, t=t),
-        ephemeral=True,
-    )
+    picker = _picker_text(space, chosen, t)
+    view = components.picker_view(game_id, space, chosen, t=t)
+    if await boards.redraw_clicked(interaction, game):  # where only clicks redraw the board
+        await interaction.followup.send(picker, view=view, ephemeral=True)
+        return
+    await interaction.response.send_message(picker, view=view, ephemeral=True)
 
 
 def _picker_text(space: CodeSpace, chosen: list[int | None], t: i18n.Messages) -> str:
@@ -143,20 +148,24 @@ async def _guess_and_report(
     t = i18n.channel(interaction)
     line = text.guess_line(game.variant.space, outcome, who.user_id, t=t)
     async with replies.committed(interaction, "guess"):
+        followup: int | None = None  # the line's message when it is a followup
         if edit_picker:
             sent = i18n.person(interaction).gettext("Guess sent. ✅")
             await interaction.response.edit_message(content=sent, view=None)
-            message: discord.Message | None = await interaction.followup.send(line, wait=True)
+        if boards.by_interaction(game):  # the line comes with the board: its board of record
+            posted = await boards.answer_with_board(interaction, game, line)
+            followup = posted if edit_picker else None
+        elif edit_picker:
+            followup = (await interaction.followup.send(line, wait=True)).id
         else:
             await interaction.response.send_message(line)
-            message = None
         await boards.refresh(bot, game_id)
         if outcome.status is Status.WON and outcome.secret is not None:
             needed = await play.knuth_guesses(bot.solver, game, outcome.secret)
             if needed is not None:
                 note = text.knuth_note(needed, t=t)
-                if message is not None:
-                    await message.edit(content=line + note)
+                if followup is not None:
+                    await interaction.followup.edit_message(followup, content=line + note)
                 else:
                     await interaction.edit_original_response(content=line + note)
 

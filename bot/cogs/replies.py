@@ -14,6 +14,7 @@ from discord import app_commands
 
 from bot.cogs import boards
 from bot.cogs.context import Interaction
+from bot.cogs.reach import reach_of
 from bot.modes.common import Actor
 from bot.store import AlreadyApplied
 from bot.ui import i18n, text
@@ -33,6 +34,7 @@ def actor(interaction: Interaction, source: str | None = None) -> Actor:
         channel_id=interaction.channel_id or 0,
         moderator=interaction.permissions.manage_messages,
         source=source or f"i:{interaction.id}",
+        reach=reach_of(interaction),
     )
 
 
@@ -102,6 +104,9 @@ def answered_publicly(interaction: Interaction) -> None:
 async def reply_error(interaction: discord.Interaction, error: BaseException | str) -> None:
     """Answer privately: as the response if none was sent yet, else as a followup.
 
+    A click on a board that only interactions reach (`boards.redraw_clicked`) first redraws
+    that board, then gets the message privately as a followup.
+
     A handler that already answered with a public "thinking" message (which was to become a
     board) has that message deleted first: Discord would otherwise turn the first followup
     into that public message, and everyone would see the refusal.
@@ -109,6 +114,10 @@ async def reply_error(interaction: discord.Interaction, error: BaseException | s
     message = error if isinstance(error, str) else friendly(error, i18n.person(interaction))
     try:
         if not interaction.response.is_done():
+            # A board only interactions reach is redrawn by the click on it, refusal or not.
+            if await boards.redraw_clicked(interaction):
+                await interaction.followup.send(message, ephemeral=True)
+                return
             await interaction.response.send_message(message, ephemeral=True)
             return
         extras = interaction.extras

@@ -85,6 +85,7 @@ class OwnerReason(StrEnum):
     THEIR_CODE = "only the starter answers: it is their code"
     END = "only the starter or a moderator can end it"
     OWNER = "it is another player's game"
+    START = "only the starter can start the race"
 
 
 class NotYourGame(GameError):
@@ -116,6 +117,33 @@ class WrongGameKind(GameError):
 
 class InvalidVariant(GameError):
     """The requested pegs, colours or guess limit are out of range."""
+
+
+# --- races ---------------------------------------------------------------------------------------
+
+
+class NotInRace(GameError):
+    default_message = "You are not in this race; join the next one while its lobby is open."
+
+
+class AlreadyJoined(GameError):
+    default_message = "You are already in this race."
+
+
+class RaceFull(GameError):
+    default_message = "This race is full."
+
+
+class RaceNotStarted(GameError):
+    default_message = "The race has not started yet: wait for the starter or the clock."
+
+
+class RaceStarted(GameError):
+    default_message = "This race has already started; join the next one."
+
+
+class RaceFinished(GameError):
+    default_message = "You have finished this race: watch its board for the others."
 
 
 class SecretWithheld(RuntimeError):

@@ -113,3 +113,49 @@ class WorkerMemory:
     pid: int
     rss_mb: float
     peak_mb: float
+
+
+@dataclass(frozen=True)
+class Leave:
+    """What a guess can leave of the codes still possible: the most over every answer it can
+    earn (its worst case, Knuth's yardstick) and the expected number."""
+
+    worst: int
+    average: float
+
+
+@dataclass(frozen=True)
+class ReviewedGuess:
+    """One guess of a finished game, reviewed (see `bot.engine.review`).
+
+    `before` codes were possible when it was made and `after` once its answer came;
+    `could_be_secret` says whether it was one of the `before` codes. `leaves` is what it could
+    have left; `knuth_guess` is what Knuth's algorithm plays from the same position (None when
+    the guess was the only code left, so nothing better existed) and `knuth_leaves` what that
+    could have left.
+    """
+
+    number: int  # 1-based
+    guess: tuple[int, ...]
+    answer: tuple[int, int]
+    before: int
+    after: int
+    could_be_secret: bool
+    leaves: Leave
+    knuth_guess: tuple[int, ...] | None
+    knuth_leaves: Leave | None
+
+    @property
+    def as_good_as_knuth(self) -> bool:
+        """Its worst case is no worse than the worst case of Knuth's guess."""
+        return self.knuth_leaves is None or self.leaves.worst <= self.knuth_leaves.worst
+
+
+@dataclass(frozen=True)
+class Hint:
+    """A hint for a play game: how many codes fit the answers so far and, on a second press,
+    a code worth guessing next (`fits`: it could still be the secret)."""
+
+    remaining: int
+    guess: tuple[int, ...] | None = None
+    fits: bool = False

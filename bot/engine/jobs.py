@@ -9,12 +9,16 @@ strategy and seed; solvers themselves are cheap and built per call, with the gam
 from __future__ import annotations
 
 import os
+import time
 from collections.abc import Sequence
 
+from bot.engine import hints, review
 from bot.engine.codes import CodeSpace
 from bot.engine.job_types import (
+    Hint,
     NextGuess,
     NoCodeLeft,
+    ReviewedGuess,
     SimulationBudget,
     SimulationResult,
     VariantSpec,
@@ -99,6 +103,35 @@ def remaining(variant: VariantSpec, history: PlainHistory) -> int | None:
         return len(_solver(variant, "knuth").candidates(_plain(history)))
     except Contradiction:
         return None
+
+
+def review_guess(
+    variant: VariantSpec,
+    history: PlainHistory,
+    number: int,
+    seed: int = 0,
+    time_budget: float = 2.0,
+) -> ReviewedGuess:
+    """Guess `number` (1-based) of a finished game reviewed: one job per guess, so a review
+    never holds a move worker longer than a move does (`time_budget` bounds the approximate
+    search; the exact one stays within it on its own, see benchmarks/review.py)."""
+    deadline = time.perf_counter() + time_budget
+    solver = review.reviewer(context_for(*variant.key).space, seed)
+    row, _ = review.review_guess(solver, _plain(history), number, deadline=deadline)
+    return row
+
+
+def hint(
+    variant: VariantSpec,
+    history: PlainHistory,
+    level: int,
+    hard: bool = False,
+    seed: int = 0,
+    time_budget: float = 2.0,
+) -> Hint:
+    """A play game's hint (see `bot.engine.hints`): the codes left, and at level 2 a guess."""
+    space = context_for(*variant.key).space
+    return hints.hint(space, _plain(history), level, hard=hard, seed=seed, time_budget=time_budget)
 
 
 def simulation(

@@ -21,6 +21,8 @@ class Actor:
     source: str = ""
     """The input this action comes from (an interaction, a picker, a modal): a move from the
     same source is stored once."""
+    reach: rules.Reach = rules.Reach.CHANNEL
+    """How the bot can reach a board started here (a game started by this actor keeps it)."""
 
 
 class NotHere(GameError):

@@ -17,15 +17,24 @@ async def check_start(store: Store, actor: Actor) -> None:
 
 
 async def start(
-    store: Store, actor: Actor, variant: Variant, solo: bool, board_message_id: int
+    store: Store,
+    actor: Actor,
+    variant: Variant,
+    solo: bool,
+    board_message_id: int,
+    *,
+    hard: bool = False,
 ) -> PlayGame:
-    """A new game with a fresh secret; its board (already posted) is stored with it."""
+    """A new game with a fresh secret (in hard mode every guess must fit every answer); its
+    board (already posted) is stored with it."""
     fresh = rules.new_play_game(
         guild_id=actor.guild_id,
         channel_id=actor.channel_id,
         starter_id=actor.user_id,
         variant=variant,
         solo=solo,
+        reach=actor.reach,
+        hard=hard,
     )
     game = await store.start(fresh, board=(actor.channel_id, board_message_id), source=actor.source)
     assert isinstance(game, PlayGame)

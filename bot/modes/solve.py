@@ -75,6 +75,7 @@ async def start(
         first_guess=first_guess,
         variant=variant,
         strategy=strategy,
+        reach=actor.reach,
     )
     game = await store.start(fresh, board=(actor.channel_id, board_message_id), source=actor.source)
     assert isinstance(game, SolveGame)

@@ -16,7 +16,7 @@ from bot.store.leases import JOBS_LEASE, Lease, LeaseKeeper, open_lease
 from bot.store.migrations import MIGRATIONS, SCHEMA_VERSION
 from bot.store.postgres import PostgresStore, is_postgres_url
 from bot.store.sqlite import BUSY_TIMEOUT_SECONDS, DEFAULT_PATH, SqliteStore
-from bot.store.values import Board, HistoryEntry, PlayerStats
+from bot.store.values import Board, DailyResult, HistoryEntry, PlayerStats
 
 __all__ = [
     "BUSY_TIMEOUT_SECONDS",
@@ -27,6 +27,7 @@ __all__ = [
     "SCHEMA_VERSION",
     "AlreadyApplied",
     "Board",
+    "DailyResult",
     "HistoryEntry",
     "Lease",
     "LeaseKeeper",

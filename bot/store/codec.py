@@ -20,6 +20,7 @@ from bot.engine.game import (
     Move,
     MoveKind,
     PlayGame,
+    RaceGame,
     Reach,
     Secret,
     SolveGame,
@@ -57,6 +58,17 @@ def game_to_record(game: Game) -> Record:
             "hard": game.hard,
             "puzzle": game.puzzle if isinstance(game, DailyGame) else None,
         }
+    elif isinstance(game, RaceGame):
+        specific = {
+            "solo": False,
+            "strategy": None,
+            "secret": encode_code(game.secret.reveal()) if game.secret.known else None,
+            "winner_id": game.winner_id,
+            "hard": game.hard,
+            "puzzle": None,
+            "lobby_until": game.lobby_until,
+            "race_until": game.race_until,
+        }
     else:
         specific = {
             "solo": True,
@@ -81,6 +93,8 @@ def game_to_record(game: Game) -> Record:
         "version": game.version,
         "hints": game.hints,
         "reach": game.reach.value,
+        "lobby_until": None,
+        "race_until": None,
         **specific,
     }
 
@@ -125,6 +139,17 @@ def game_from_record(record: Mapping[str, Any], moves: Sequence[MoveRow]) -> Gam
             game = DailyGame(**header, puzzle=record["puzzle"])
         else:
             game = PlayGame(**header)
+    elif kind == GameKind.RACE:
+        variant = _check_header(record, GameKind.RACE)
+        secret = record.get("secret")
+        game = RaceGame(
+            **_header(record, moves),
+            variant=variant,
+            secret=Secret(None if secret is None else variant.space.validate(decode_code(secret))),
+            hard=bool(record.get("hard", False)),
+            lobby_until=_whole(record, "lobby_until"),
+            race_until=_whole(record, "race_until"),
+        )
     elif kind == GameKind.SOLVE:
         game = SolveGame(
             **_header(record, moves),
@@ -150,6 +175,14 @@ def _header(record: Mapping[str, Any], moves: Sequence[MoveRow]) -> dict[str, An
         "reach": reach,
         "log": tuple(move_from_record(move) for move in moves),
     }
+
+
+def _whole(record: Mapping[str, Any], column: str) -> int:
+    """A column a kind cannot do without, as a whole number."""
+    value = record.get(column)
+    if type(value) is not int:
+        raise RecordError(f"game record has no valid {column} ({value!r})")
+    return value
 
 
 def encode_code(code: Code) -> str:

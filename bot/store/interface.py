@@ -17,8 +17,8 @@ from collections.abc import Callable
 from datetime import timedelta
 from typing import Protocol, Self, TypeVar, runtime_checkable
 
-from bot.engine.game import G, Game, GameKind
-from bot.store.values import Board, HistoryEntry, PlayerStats
+from bot.engine.game import G, Game, GameKind, RaceGame
+from bot.store.values import Board, DailyResult, HistoryEntry, PlayerStats
 
 OutcomeT = TypeVar("OutcomeT")
 
@@ -57,6 +57,11 @@ class Store(Protocol):
 
     async def active_game(self, channel_id: int) -> Game | None:
         """The channel's active game for display (its secret withheld), or None."""
+        ...
+
+    async def active_races(self) -> list[RaceGame]:
+        """Every race still running (secrets withheld), oldest first: what the bot's clock
+        starts and ends, also after a restart."""
         ...
 
     async def expire_stale(self, older_than: timedelta) -> list[Game]:
@@ -109,9 +114,31 @@ class Store(Protocol):
         """Finished games, newest first; a player's are those they started or moved in."""
         ...
 
+    async def solve_stats(self, guild_id: int | None, user_id: int) -> PlayerStats:
+        """The finished solve games whose code `user_id` held, in a guild or everywhere: played,
+        won (the bot cracked it), guesses (the bot's answered guesses) and best (fewest)."""
+        ...
+
+    async def daily_results(self, user_id: int) -> list[DailyResult]:
+        """A player's finished daily games everywhere (a streak follows the player, not the
+        server), oldest puzzle first."""
+        ...
+
+    async def daily_leaderboard(
+        self, guild_id: int, puzzle: int, limit: int = 10
+    ) -> list[DailyResult]:
+        """The finished games of daily `puzzle` started in a guild: solved first, then fewer
+        guesses, then less time."""
+        ...
+
     async def get_meta(self, key: str) -> str | None: ...
 
     async def set_meta(self, key: str, value: str) -> None: ...
+
+    async def claim_meta(self, key: str, value: str) -> str:
+        """Set `key` to `value` only if it holds nothing yet; return what it holds now. Of
+        several processes claiming at once, exactly one value wins and all of them see it."""
+        ...
 
     # --- lifetime ------------------------------------------------------------------------
 

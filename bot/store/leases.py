@@ -20,6 +20,7 @@ import math
 import os
 import secrets
 import socket
+from collections.abc import Sequence
 from typing import Protocol
 
 from bot.store.interface import Store
@@ -30,6 +31,17 @@ log = logging.getLogger(__name__)
 LEASE_SECONDS = 30.0
 JOBS_LEASE = "background-jobs"
 """The lease of the jobs that must run once: command sync, board reconcile, expiry."""
+ALL_SHARDS = "all"
+
+
+class ShardTaken(RuntimeError):
+    """Another live process runs a shard this one was told to run: both would answer every
+    interaction of its servers. `str(error)` is one line naming the holder."""
+
+
+def shard_lease_name(shard: int | str) -> str:
+    """`shard:3`, or `shard:all` for a process that lets Discord decide (it runs them all)."""
+    return f"shard:{shard}"
 
 
 def process_name() -> str:
@@ -58,6 +70,10 @@ class Lease(Protocol):
         """Who holds it now (None: nobody, or it expired)."""
         ...
 
+    async def drop_holder(self, holder: str) -> None:
+        """Free the lease if `holder` still has it (a process known to be dead)."""
+        ...
+
 
 class LocalLease:
     """SQLite: this process is the only bot on its file, so it always holds every lease."""
@@ -75,6 +91,9 @@ class LocalLease:
 
     async def current_holder(self) -> str | None:
         return self.holder
+
+    async def drop_holder(self, holder: str) -> None:
+        return None
 
 
 class PostgresLease:
@@ -113,6 +132,28 @@ class PostgresLease:
                 self.name,
             )
         return None if holder is None else str(holder)
+
+    async def drop_holder(self, holder: str) -> None:
+        async with self.store.pool.acquire(timeout=self.ttl / 3) as conn:
+            await conn.execute(
+                "DELETE FROM leases WHERE name = $1 AND holder = $2", self.name, holder
+            )
+
+
+def dead_here(holder: str) -> bool:
+    """Whether `holder` (see `process_name`) was a process of this host that has exited: a
+    restart after a crash need not wait for its lease to lapse."""
+    host, _, rest = holder.partition(" pid ")
+    pid = rest.split(" ", 1)[0]
+    if host != socket.gethostname() or not pid.isdigit():
+        return False
+    try:
+        os.kill(int(pid), 0)
+    except ProcessLookupError:
+        return True
+    except PermissionError:  # alive, another user's
+        return False
+    return False
 
 
 def open_lease(
@@ -216,3 +257,36 @@ class LeaseKeeper:
         else:
             log.warning("this process no longer holds lease %s", self.lease.name)
         self._event.set()
+
+
+async def hold_shards(
+    store: Store, shard_ids: Sequence[int] | None, *, ttl: float = LEASE_SECONDS
+) -> list[LeaseKeeper]:
+    """Claim one lease per shard this process runs (`None`: all of them) and keep them; raise
+    ShardTaken, holding none, if another live process has one. On SQLite the file lock already
+    makes this process the only one, so every claim succeeds."""
+    shards: Sequence[int | str] = [ALL_SHARDS] if shard_ids is None else shard_ids
+    names = [shard_lease_name(shard) for shard in shards]
+    keepers: list[LeaseKeeper] = []
+    try:
+        for name in names:
+            lease = open_lease(store, name, ttl=ttl)
+            keeper = LeaseKeeper(lease)
+            keepers.append(keeper)
+            if not await keeper.start():
+                holder = await lease.current_holder() or "another process"
+                if dead_here(holder):
+                    log.info("%s was held by %s, which has exited: taking it over", name, holder)
+                    await lease.drop_holder(holder)
+                    if await keeper.start():
+                        continue
+                raise ShardTaken(
+                    f"{name.replace(':', ' ')} is already run by {holder}; two processes on one "
+                    "shard would answer every interaction twice: give each process its own "
+                    "SHARD_IDS."
+                )
+    except BaseException:
+        for keeper in keepers:
+            await keeper.close()
+        raise
+    return keepers

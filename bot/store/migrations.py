@@ -184,6 +184,11 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
         BEGIN SELECT RAISE(ABORT, 'moves are append-only'); END
         """,
     ),
+    (  # 5: a race's clock: when its lobby closes and when it ends (unix seconds)
+        "ALTER TABLE games ADD COLUMN lobby_until INTEGER",
+        "ALTER TABLE games ADD COLUMN race_until INTEGER",
+        "CREATE INDEX games_active_races ON games (id) WHERE kind = 'race' AND status = 'active'",
+    ),
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 

@@ -38,6 +38,7 @@ from bot.engine.game import (
     GameKind,
     GameOver,
     NoActiveGame,
+    RaceGame,
     StaleGame,
     Status,
     expire,
@@ -57,7 +58,7 @@ from bot.store.shared import (
     select_games,
     utc_now,
 )
-from bot.store.values import Board, HistoryEntry, PlayerStats
+from bot.store.values import Board, DailyResult, HistoryEntry, PlayerStats
 
 log = logging.getLogger(__name__)
 
@@ -315,6 +316,13 @@ class PostgresStore:
         found = await self._read(lambda conn: _fetch(conn, "id = $1", (game_id,)))
         return found[0][0] if found else None
 
+    async def active_races(self) -> list[RaceGame]:
+        """Every race still running (secrets withheld), oldest first."""
+        found = await self._read(
+            lambda conn: _fetch(conn, "kind = 'race' AND status = 'active' ORDER BY id", ())
+        )
+        return [game for game, _ in found if isinstance(game, RaceGame)]
+
     async def expire_stale(self, older_than: timedelta) -> list[Game]:
         """Abandon (as timed out) every active game with no move for `older_than`; each game is
         its own transaction, and one that cannot be read is logged and skipped."""
@@ -433,6 +441,36 @@ class PostgresStore:
         found = await self._read(lambda conn: _fetch(conn, clause, params))
         return [HistoryEntry(game, row["created_at"], row["finished_at"]) for game, row in found]
 
+    async def solve_stats(self, guild_id: int | None, user_id: int) -> PlayerStats:
+        sql = _SOLVE_STATS.format(
+            where="g.starter_id = $1 AND ($2::bigint IS NULL OR g.guild_id = $2::bigint)"
+        )
+        row = await self._read(lambda conn: conn.fetchrow(sql, user_id, guild_id))
+        assert row is not None  # an aggregate always has its one row
+        return PlayerStats(
+            user_id,
+            played=int(row["played"]),
+            won=int(row["won"]),
+            guesses=int(row["guesses"]),
+            best=None if row["best"] is None else int(row["best"]),
+            kind=GameKind.SOLVE,
+        )
+
+    async def daily_results(self, user_id: int) -> list[DailyResult]:
+        sql = _DAILY_RESULTS.format(where="g.starter_id = $1") + " ORDER BY g.puzzle, g.id"
+        rows = await self._read(lambda conn: conn.fetch(sql, user_id))
+        return [_daily_result(row) for row in rows]
+
+    async def daily_leaderboard(
+        self, guild_id: int, puzzle: int, limit: int = 10
+    ) -> list[DailyResult]:
+        sql = (
+            _DAILY_RESULTS.format(where="g.guild_id = $1 AND g.puzzle = $2")
+            + " ORDER BY won DESC, guesses, seconds, g.finished_at, g.id LIMIT $3"
+        )
+        rows = await self._read(lambda conn: conn.fetch(sql, guild_id, puzzle, limit))
+        return [_daily_result(row) for row in rows]
+
     # --- key-value -----------------------------------------------------------------------
 
     async def get_meta(self, key: str) -> str | None:
@@ -451,6 +489,17 @@ class PostgresStore:
             )
 
         await self._transaction(work)
+
+    async def claim_meta(self, key: str, value: str) -> str:
+        async def work(conn: Conn, _now: datetime) -> str:
+            await conn.execute(
+                "INSERT INTO meta (key, value) VALUES ($1, $2) ON CONFLICT (key) DO NOTHING",
+                key,
+                value,
+            )
+            return str(await conn.fetchval("SELECT value FROM meta WHERE key = $1", key))
+
+        return await self._transaction(work)
 
     # --- transactions --------------------------------------------------------------------
 
@@ -509,6 +558,47 @@ class PostgresStore:
 
 
 # --- helpers -----------------------------------------------------------------------------------
+
+_SOLVE_STATS = """
+    SELECT count(*) AS played,
+           count(CASE WHEN s.status = 'solved' THEN 1 END) AS won,
+           coalesce(sum(s.answered), 0) AS guesses,
+           min(CASE WHEN s.status = 'solved' THEN s.answered END) AS best
+    FROM (
+        SELECT g.status,
+               (SELECT count(*) FROM moves AS m WHERE m.game_id = g.id AND m.kind = 'answer')
+             - (SELECT count(*) FROM moves AS m WHERE m.game_id = g.id AND m.kind = 'undo')
+               AS answered
+        FROM games AS g
+        WHERE g.kind = 'solve' AND g.status <> 'active' AND {where}
+    ) AS s
+"""
+"""One player's record as the holder of solve games: the answers they gave that still stand are
+the bot's guesses (an undo takes one back)."""
+
+_DAILY_RESULTS = """
+    SELECT g.starter_id AS user_id, g.id AS game_id, g.puzzle, g.status = 'won' AS won,
+           (SELECT count(*) FROM moves AS m WHERE m.game_id = g.id AND m.kind = 'guess')
+               AS guesses,
+           extract(epoch FROM g.finished_at - g.created_at)::float8 AS seconds,
+           g.hard, g.hints > 0 AS hinted
+    FROM games AS g
+    WHERE g.kind = 'daily' AND g.status <> 'active' AND {where}
+"""
+"""Finished daily games as results; `{where}` narrows them (by player, or guild and puzzle)."""
+
+
+def _daily_result(row: asyncpg.Record) -> DailyResult:
+    return DailyResult(
+        user_id=row["user_id"],
+        game_id=row["game_id"],
+        puzzle=row["puzzle"],
+        won=bool(row["won"]),
+        guesses=row["guesses"],
+        seconds=round(max(0.0, row["seconds"] or 0.0), 3),
+        hard=bool(row["hard"]),
+        hinted=bool(row["hinted"]),
+    )
 
 
 async def _fetch(

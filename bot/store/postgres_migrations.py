@@ -123,6 +123,11 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
         "ALTER TABLE moves ADD CONSTRAINT moves_kind_check CHECK (kind IN "
         "('guess', 'answer', 'undo', 'give_up', 'timeout', 'hint', 'join', 'start'))",
     ),
+    (  # 4: a race's clock: when its lobby closes and when it ends (unix seconds)
+        "ALTER TABLE games ADD COLUMN lobby_until BIGINT",
+        "ALTER TABLE games ADD COLUMN race_until BIGINT",
+        "CREATE INDEX games_active_races ON games (id) WHERE kind = 'race' AND status = 'active'",
+    ),
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 

@@ -8,7 +8,7 @@ from dataclasses import replace
 from datetime import UTC, datetime
 from typing import Any, TypeVar
 
-from bot.engine.game import Game, PlayGame, Secret
+from bot.engine.game import Game, PlayGame, RaceGame, Secret
 from bot.store.codec import move_to_record
 
 GameT = TypeVar("GameT", bound=Game)
@@ -34,6 +34,8 @@ RECORD_COLUMNS = (
     "hints",
     "reach",
     "puzzle",
+    "lobby_until",
+    "race_until",
 )
 """The game row's columns that `codec.game_to_record` fills, in table order."""
 
@@ -88,8 +90,8 @@ def move_rows(game: Game, start: int, now: MomentT, source: str | None) -> list[
 
 
 def public(game: GameT) -> GameT:
-    """Withhold an active play game's secret from everything outside the store."""
-    if isinstance(game, PlayGame) and not game.is_over and game.secret.known:
+    """Withhold an active play (or race) game's secret from everything outside the store."""
+    if isinstance(game, PlayGame | RaceGame) and not game.is_over and game.secret.known:
         return replace(game, secret=Secret.withheld())
     return game
 

@@ -37,6 +37,7 @@ from bot.engine.game import (
     GameKind,
     GameOver,
     NoActiveGame,
+    RaceGame,
     StaleGame,
     Status,
     expire,
@@ -57,7 +58,7 @@ from bot.store.shared import (
     select_games,
     utc_now,
 )
-from bot.store.values import Board, HistoryEntry, PlayerStats
+from bot.store.values import Board, DailyResult, HistoryEntry, PlayerStats
 
 log = logging.getLogger(__name__)
 # aiosqlite logs every statement with its parameters at DEBUG, a play game's secret among them.
@@ -293,6 +294,13 @@ class SqliteStore:
         found = await self._read(lambda db: _fetch(db, "id = ?", (game_id,)))
         return found[0][0] if found else None
 
+    async def active_races(self) -> list[RaceGame]:
+        """Every race still running (secrets withheld), oldest first."""
+        found = await self._read(
+            lambda db: _fetch(db, "kind = 'race' AND status = 'active' ORDER BY id", ())
+        )
+        return [game for game, _ in found if isinstance(game, RaceGame)]
+
     async def expire_stale(self, older_than: timedelta) -> list[Game]:
         """Abandon (as timed out) every active game with no move for `older_than`.
 
@@ -430,6 +438,33 @@ class SqliteStore:
             for game, row in found
         ]
 
+    async def solve_stats(self, guild_id: int | None, user_id: int) -> PlayerStats:
+        sql = _SOLVE_STATS.format(
+            where="g.starter_id = :user AND (:guild IS NULL OR g.guild_id = :guild)"
+        )
+        rows = await self._read(
+            lambda db: db.execute_fetchall(sql, {"user": user_id, "guild": guild_id})
+        )
+        (row,) = rows  # an aggregate always has its one row
+        return PlayerStats(user_id, **dict(row), kind=GameKind.SOLVE)
+
+    async def daily_results(self, user_id: int) -> list[DailyResult]:
+        """A player's finished daily games everywhere, oldest puzzle first."""
+        sql = _DAILY_RESULTS.format(where="g.starter_id = ?") + " ORDER BY g.puzzle, g.id"
+        rows = await self._read(lambda db: db.execute_fetchall(sql, (user_id,)))
+        return [_daily_result(row) for row in rows]
+
+    async def daily_leaderboard(
+        self, guild_id: int, puzzle: int, limit: int = 10
+    ) -> list[DailyResult]:
+        """A guild's finished games of one daily puzzle: solved, fewer guesses, less time."""
+        sql = (
+            _DAILY_RESULTS.format(where="g.guild_id = ? AND g.puzzle = ?")
+            + " ORDER BY won DESC, guesses, seconds, g.finished_at, g.id LIMIT ?"
+        )
+        rows = await self._read(lambda db: db.execute_fetchall(sql, (guild_id, puzzle, limit)))
+        return [_daily_result(row) for row in rows]
+
     # --- key-value -----------------------------------------------------------------------
 
     async def get_meta(self, key: str) -> str | None:
@@ -447,6 +482,17 @@ class SqliteStore:
             )
 
         await self._transaction(work, write=True)
+
+    async def claim_meta(self, key: str, value: str) -> str:
+        async def work(db: Db, _now: str) -> str:
+            await db.execute_fetchall(
+                "INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO NOTHING",
+                (key, value),
+            )
+            ((held,),) = await db.execute_fetchall("SELECT value FROM meta WHERE key = ?", (key,))
+            return str(held)
+
+        return await self._transaction(work, write=True)
 
     # --- transactions --------------------------------------------------------------------
 
@@ -501,6 +547,47 @@ class SqliteStore:
 
 
 # --- helpers -----------------------------------------------------------------------------------
+
+_SOLVE_STATS = """
+    SELECT count(*) AS played,
+           count(CASE WHEN s.status = 'solved' THEN 1 END) AS won,
+           coalesce(sum(s.answered), 0) AS guesses,
+           min(CASE WHEN s.status = 'solved' THEN s.answered END) AS best
+    FROM (
+        SELECT g.status,
+               (SELECT count(*) FROM moves AS m WHERE m.game_id = g.id AND m.kind = 'answer')
+             - (SELECT count(*) FROM moves AS m WHERE m.game_id = g.id AND m.kind = 'undo')
+               AS answered
+        FROM games AS g
+        WHERE g.kind = 'solve' AND g.status <> 'active' AND {where}
+    ) AS s
+"""
+"""One player's record as the holder of solve games: the answers they gave that still stand are
+the bot's guesses (an undo takes one back)."""
+
+_DAILY_RESULTS = """
+    SELECT g.starter_id AS user_id, g.id AS game_id, g.puzzle, g.status = 'won' AS won,
+           (SELECT count(*) FROM moves AS m WHERE m.game_id = g.id AND m.kind = 'guess')
+               AS guesses,
+           (julianday(g.finished_at) - julianday(g.created_at)) * 86400.0 AS seconds,
+           g.hard, g.hints > 0 AS hinted
+    FROM games AS g
+    WHERE g.kind = 'daily' AND g.status <> 'active' AND {where}
+"""
+"""Finished daily games as results; `{where}` narrows them (by player, or guild and puzzle)."""
+
+
+def _daily_result(row: sqlite3.Row) -> DailyResult:
+    return DailyResult(
+        user_id=row["user_id"],
+        game_id=row["game_id"],
+        puzzle=row["puzzle"],
+        won=bool(row["won"]),
+        guesses=row["guesses"],
+        seconds=round(max(0.0, row["seconds"] or 0.0), 3),
+        hard=bool(row["hard"]),
+        hinted=bool(row["hinted"]),
+    )
 
 
 def _unusable(path: Path, error: sqlite3.Error) -> StoreUnavailable:

@@ -48,3 +48,21 @@ class HistoryEntry:
     game: Game
     created_at: datetime
     finished_at: datetime
+
+
+@dataclass(frozen=True)
+class DailyResult:
+    """One player's finished daily game: what their streak and the day's leaderboard read.
+
+    won: they cracked the day's code; guesses: how many they made; seconds: from their start to
+    their last move (the leaderboard's tie-break after guesses).
+    """
+
+    user_id: int
+    game_id: int
+    puzzle: int
+    won: bool
+    guesses: int
+    seconds: float
+    hard: bool = False
+    hinted: bool = False

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 import discord
 
 from bot.engine.game import Game, PlayGame, SolveGame, Status
-from bot.ui import components, embeds, text
+from bot.ui import clues, components, embeds, text
 from bot.ui.i18n import Messages
 
 
@@ -24,11 +24,12 @@ class Drawn:
 
 
 def play(game: Game, remaining: int | None, note: str | None, t: Messages) -> Drawn:
-    """A play game's board (the secret shows once the game is over)."""
+    """A play game's board (the secret shows once the game is over), with hard mode and the
+    hints used noted."""
     assert isinstance(game, PlayGame)
     return Drawn(
         None,
-        embeds.play_board(game, game.revealed_secret, t=t),
+        clues.mark_board(embeds.play_board(game, game.revealed_secret, t=t), game, t=t),
         components.play_view(game, t=t),
     )
 

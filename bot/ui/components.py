@@ -21,6 +21,7 @@ from bot.engine.codes import CodeSpace
 from bot.engine.game import PlayGame, SolveGame
 from bot.ui import ids, text, words
 from bot.ui.i18n import ENGLISH, Messages
+from bot.ui.review import review_button
 
 BUTTONS_PER_ROW = 5
 MAX_ROWS = 5
@@ -53,14 +54,19 @@ def _button(
 
 
 def play_view(game: PlayGame, *, t: Messages) -> discord.ui.View | None:
-    """The board's buttons while the game runs; none once it is over."""
-    if game.is_over or game.id is None:
+    """The board's buttons while the game runs (Guess, Hint, Give up); once it is over, the
+    Review."""
+    if game.id is None:
         return None
     view = RenderedView()
+    if game.is_over:
+        view.add_item(review_button(game.id, t=t))
+        return view
     guess = t.pgettext("button", "Guess")
     view.add_item(
         _button(ids.GUESS.id(game.id), guess, emoji="🎯", style=discord.ButtonStyle.primary)
     )
+    view.add_item(_button(ids.HINT.id(game.id), t.pgettext("button", "Hint"), emoji="💡"))
     view.add_item(_button(ids.GIVE_UP.id(game.id), t.gettext("Give up"), emoji="🏳️"))
     return view
 

@@ -7,9 +7,10 @@ from collections.abc import Sequence
 import discord
 
 from bot.engine.codes import Code
-from bot.engine.game import MoveKind, PlayGame, SolveGame, Status
+from bot.engine.daily import Streak
+from bot.engine.game import GameKind, MoveKind, PlayGame, SolveGame, Status
 from bot.engine.job_types import SimulationResult
-from bot.store import PlayerStats
+from bot.store import DailyResult, PlayerStats
 from bot.ui import text, words
 from bot.ui.i18n import Messages
 from bot.ui.text import mention
@@ -226,7 +227,19 @@ def simulation(
     return f"{heading}\n```\n{columns}\n{chart}\n```{summary}"
 
 
-def stats(user_id: int, record: PlayerStats, *, t: Messages) -> discord.Embed:
+def stats(
+    user_id: int,
+    record: PlayerStats,
+    *,
+    t: Messages,
+    daily: PlayerStats | None = None,
+    streak: Streak | None = None,
+    race: PlayerStats | None = None,
+    solve: PlayerStats | None = None,
+) -> discord.Embed:
+    """A player's record: play games first (this server), then the codes they held for the
+    bot (solve), the daily code (everywhere: a streak follows the player) and races, each kept
+    apart."""
     embed = discord.Embed(title=t.gettext("Mastermind record"), colour=ACTIVE)
     embed.description = mention(user_id)
     embed.add_field(name=t.gettext("Games"), value=t.number(record.played))
@@ -237,18 +250,110 @@ def stats(user_id: int, record: PlayerStats, *, t: Messages) -> discord.Embed:
     embed.add_field(name=t.gettext("Guesses made"), value=t.number(record.guesses))
     best = words.guesses(t, record.best) if record.best else "—"
     embed.add_field(name=t.gettext("Best win"), value=best)
+    if marks := _marks(record, t):
+        embed.add_field(name=t.gettext("Hard mode and hints"), value=marks)
+    if solve is not None:
+        embed.add_field(
+            name=t.gettext("Codes you held (solve)"), value=_solve_record(solve, t), inline=False
+        )
+    if streak is not None:
+        embed.add_field(
+            name=t.gettext("Daily code"), value=_daily_record(streak, daily, t), inline=False
+        )
+    if race is not None:
+        embed.add_field(name=t.gettext("Races"), value=_race_record(race, t), inline=False)
     return embed
 
 
-def leaderboard(rows: Sequence[PlayerStats], *, t: Messages) -> discord.Embed:
-    embed = discord.Embed(title=t.gettext("Mastermind leaderboard"), colour=ACTIVE)
+def _marks(record: PlayerStats, t: Messages) -> str:
+    """'💪 2 hard-mode wins · 💡 1 game with hints', or '' when there is neither."""
+    parts = []
+    if record.hard_won:
+        parts.append(
+            "💪 " + t.ngettext("{count} hard-mode win", "{count} hard-mode wins", record.hard_won)
+        )
+    if record.hinted:
+        parts.append(
+            "💡 " + t.ngettext("{count} game with hints", "{count} games with hints", record.hinted)
+        )
+    return " · ".join(parts)
+
+
+def _daily_record(streak: Streak, record: PlayerStats | None, t: Messages) -> str:
+    if not streak.played:
+        return t.gettext("Not played yet: `/mastermind daily` is the same code for everyone.")
+    rate = streak.solved / streak.played
+    lines = [
+        t.gettext(
+            "Days played **{played}** · solved **{solved}** ({rate})",
+            played=t.number(streak.played),
+            solved=t.number(streak.solved),
+            rate=t.percent(rate),
+        ),
+        t.gettext(
+            "🔥 Streak **{current}** · best streak **{best}**",
+            current=t.number(streak.current),
+            best=t.number(streak.best),
+        ),
+    ]
+    if record is not None and record.best:
+        lines.append(t.gettext("Best day: {guesses}", guesses=words.guesses(t, record.best)))
+    if record is not None and (marks := _marks(record, t)):
+        lines.append(marks)
+    return "\n".join(lines)
+
+
+def _solve_record(record: PlayerStats, t: Messages) -> str:
+    if not record.played:
+        return t.gettext("None yet: `/mastermind solve` and I crack yours.")
+    line = t.gettext(
+        "Games **{played}** · I cracked **{won}**",
+        played=t.number(record.played),
+        won=t.number(record.won),
+    )
+    if record.best:
+        line += " · " + t.gettext("my best: {guesses}", guesses=words.guesses(t, record.best))
+    return line
+
+
+def _race_record(record: PlayerStats, t: Messages) -> str:
+    if not record.played:
+        return t.gettext("No races yet.")
+    line = t.gettext(
+        "Races **{played}** · won **{won}** ({rate})",
+        played=t.number(record.played),
+        won=t.number(record.won),
+        rate=t.percent(record.win_rate),
+    )
+    if record.best:
+        line += " · " + t.gettext("best {guesses}", guesses=words.guesses(t, record.best))
+    marks = _marks(record, t)
+    return f"{line}\n{marks}" if marks else line
+
+
+_MEDALS = ("🥇", "🥈", "🥉")
+
+
+def _badge(place: int) -> str:
+    return _MEDALS[place] if place < len(_MEDALS) else f"`{place + 1}.`"
+
+
+def leaderboard(
+    rows: Sequence[PlayerStats], *, t: Messages, kind: GameKind = GameKind.PLAY
+) -> discord.Embed:
+    """The server's best in play games or races: most wins, then the best game."""
+    if kind is GameKind.RACE:
+        title = t.gettext("Race leaderboard")
+        empty = t.gettext("No finished races yet.")
+    else:
+        title = t.gettext("Mastermind leaderboard")
+        empty = t.gettext("No finished games yet. Start one with `/mastermind play`!")
+    embed = discord.Embed(title=title, colour=ACTIVE)
     if not rows:
-        embed.description = t.gettext("No finished games yet. Start one with `/mastermind play`!")
+        embed.description = empty
         return embed
-    medals = ["🥇", "🥈", "🥉"]
     lines = []
     for place, row in enumerate(rows):
-        badge = medals[place] if place < len(medals) else f"`{place + 1}.`"
         values = {"player": mention(row.user_id), "won": row.won, "played": row.played}
         if row.best:
             line = t.gettext(
@@ -256,9 +361,51 @@ def leaderboard(rows: Sequence[PlayerStats], *, t: Messages) -> discord.Embed:
             )
         else:
             line = t.gettext("{player}: {won} won of {played}", **values)
-        lines.append(f"{badge} {line}")
+        if row.hard_won:
+            line += " 💪"
+        lines.append(f"{_badge(place)} {line}")
     embed.description = "\n".join(lines)
     return embed
+
+
+def daily_leaderboard(
+    puzzle: int, rows: Sequence[DailyResult], *, t: Messages, limit: int = 10
+) -> discord.Embed:
+    """Today's daily results in a server: solved first, fewer guesses, then less time. Pegs
+    and counts only, so it spoils nothing."""
+    embed = discord.Embed(
+        title=t.gettext("Daily #{number} · today's leaderboard", number=puzzle), colour=ACTIVE
+    )
+    if not rows:
+        embed.description = t.gettext(
+            "Nobody here has finished today's code yet. Be the first: `/mastermind daily`."
+        )
+        return embed
+    lines = []
+    for place, row in enumerate(rows):
+        score = f"{row.guesses}/{limit}" if row.won else f"X/{limit}"
+        line = t.gettext(
+            "{player}: {score} in {time}",
+            player=mention(row.user_id),
+            score=score,
+            time=duration(row.seconds, t=t),
+        )
+        marks = ("💪" if row.hard else "") + ("💡" if row.hinted else "")
+        lines.append(f"{_badge(place)} {line} {marks}".rstrip())
+    embed.description = "\n".join(lines)
+    return embed
+
+
+def duration(seconds: float, *, t: Messages) -> str:
+    """'45 s', '3 min 5 s', '2 h 10 min': how long a daily game took."""
+    whole = max(0, round(seconds))
+    minutes, secs = divmod(whole, 60)
+    hours, minutes = divmod(minutes, 60)
+    if hours:
+        return t.gettext("{hours} h {minutes} min", hours=hours, minutes=minutes)
+    if minutes:
+        return t.gettext("{minutes} min {seconds} s", minutes=minutes, seconds=secs)
+    return t.gettext("{seconds} s", seconds=secs)
 
 
 def rules(*, t: Messages) -> discord.Embed:

@@ -17,7 +17,7 @@ import discord
 from discord import app_commands
 
 from bot.engine.codes import CodeError
-from bot.engine.errors import OwnerReason
+from bot.engine.errors import BreaksAClue, OwnerReason
 from bot.engine.game import (
     GameAlreadyActive,
     GameError,
@@ -30,7 +30,7 @@ from bot.engine.game import (
 from bot.engine.search import TooLarge
 from bot.solver_pool import SolverUnavailable
 from bot.store import AlreadyApplied, StoreBusy
-from bot.ui import text
+from bot.ui import clues, text
 from bot.ui.code_errors import code_problem
 from bot.ui.i18n import ENGLISH, Messages
 from bot.ui.i18n.catalogue import N_, SOURCE_LANGUAGE
@@ -50,9 +50,23 @@ FIXED = frozenset(
         N_("In this game I guess your code: answer my guesses instead."),
         N_("In this game you guess my code: there is nothing to answer."),
         N_("In this game you guess my code: there is nothing to undo."),
+        N_("You have already played today's code; a new one comes at midnight UTC."),
+        # races: bot.engine.errors, bot.engine.game, bot.modes.race
+        N_("You are not in this race; join the next one while its lobby is open."),
+        N_("You are already in this race."),
+        N_("This race is full."),
+        N_("The race has not started yet: wait for the starter or the clock."),
+        N_("This race has already started; join the next one."),
+        N_("You have finished this race: watch its board for the others."),
+        N_("That belongs to a race; this game is not one."),
+        N_("Races are run in the channels of servers I have joined."),
         # bot.modes.common
         N_("That belongs to a game in another channel, so I can't use it here."),
         N_("That choice isn't on the menu. Open a fresh one and pick again."),
+        # bot.modes.review, bot.engine.game (hints)
+        N_("The review opens when the game is over, so it can't give the secret away."),
+        N_("Reviews are for games where you crack my code."),
+        N_("Hints are for games where you guess my code."),
         # bot.solver_pool
         N_(
             "You already have a simulation running; its chart will be posted when it is done, "
@@ -61,6 +75,7 @@ FIXED = frozenset(
         N_("The simulator is busy with other players' simulations; please try again in a minute."),
         N_("The solver restarted; please try again."),
         N_("The bot is shutting down; please try again in a minute."),
+        N_("Your last review is still being worked out; it will be here in a moment."),
         # bot.store
         N_(
             "The game database is busy right now, so that was not recorded. "
@@ -82,6 +97,29 @@ class Unpicked(Exception):
         self.pegs = tuple(pegs)
 
 
+class ServerOnly(Exception):
+    """Something only a server has, asked for in a DM or a group DM: its leaderboard
+    (`what="leaderboard"`), or a moderator ending another player's game (`what="end"`)."""
+
+    def __init__(self, what: str, owner_id: int = 0) -> None:
+        super().__init__(f"{what} works in servers only")
+        self.what, self.owner_id = what, owner_id
+
+
+def server_only(error: ServerOnly, t: Messages = ENGLISH) -> str:
+    """Why it works in a server only, and what to do here instead."""
+    if error.what == "end":
+        return t.gettext(
+            "Only {owner} can end this game: outside servers there are no moderators to end "
+            "someone else's game.",
+            owner=text.mention(error.owner_id),
+        )
+    return t.gettext(
+        "Leaderboards belong to a server, and this is not one: use `/mastermind leaderboard` "
+        "in a server. `/mastermind stats` shows your own record anywhere."
+    )
+
+
 def friendly(error: BaseException, t: Messages = ENGLISH) -> str:
     """The message a player sees for `error`, in the language `t`."""
     if isinstance(error, app_commands.CommandInvokeError):
@@ -89,10 +127,14 @@ def friendly(error: BaseException, t: Messages = ENGLISH) -> str:
     code_error = _code_error(error)
     if code_error is not None:
         return code_problem(code_error, t)
+    if isinstance(error, BreaksAClue):
+        return clues.broken_clue(error, t)
     if isinstance(error, GameError | TooLarge | SolverUnavailable | StoreBusy | AlreadyApplied):
         if str(error) in FIXED:
             return t.gettext(str(error))
         return _engine_error(error, t)
+    if isinstance(error, ServerOnly):
+        return server_only(error, t)
     if isinstance(error, Unpicked):
         return t.ngettext(
             "Pick a colour for peg {pegs} first.",
@@ -212,5 +254,6 @@ def not_yours(error: NotYourGame, t: Messages = ENGLISH) -> str:
             "Only {owner} or a moderator (Manage Messages) can end this game.", owner=owner
         ),
         OwnerReason.OWNER: t.gettext("This is {owner}'s game.", owner=owner),
+        OwnerReason.START: t.gettext("Only {owner} can start this race.", owner=owner),
     }
     return sentences[error.reason]

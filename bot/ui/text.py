@@ -18,7 +18,7 @@ WHITE_PEG = "⚪"
 NO_PEG = "▫️"
 BAR = "█"
 
-Recorded = Literal["game", "guess", "answer", "undo", "end"]
+Recorded = Literal["game", "guess", "answer", "undo", "end", "hint"]
 """What a commit stored, for `recorded`."""
 
 
@@ -134,5 +134,6 @@ def recorded(what: Recorded, *, t: Messages) -> str:
         "answer": t.gettext("✅ Your answer was recorded. The board will catch up."),
         "undo": t.gettext("✅ Your undo was recorded. The board will catch up."),
         "end": t.gettext("✅ Ending the game was recorded. The board will catch up."),
+        "hint": t.gettext("✅ Your hint was counted but could not be shown; press Hint again."),
     }
     return sentences[what]

@@ -12,7 +12,7 @@ from bot.engine.simulate import simulate
 from tests.discord_fake import FakeDiscord
 
 SUBCOMMANDS = {
-    "play": ["pegs", "colours", "guesses", "duplicates", "solo"],
+    "play": ["pegs", "colours", "guesses", "duplicates", "solo", "hard"],
     "guess": ["code"],
     "giveup": [],
     "solve": ["pegs", "colours", "duplicates", "strategy"],
@@ -20,7 +20,9 @@ SUBCOMMANDS = {
     "rules": [],
     "simulate": ["pegs", "colours", "strategy"],
     "stats": ["player"],
-    "leaderboard": [],
+    "leaderboard": ["games"],
+    "daily": ["hard"],
+    "race": ["pegs", "colours", "guesses", "duplicates", "hard", "join_seconds", "minutes"],
 }
 
 
@@ -32,7 +34,8 @@ async def test_the_synced_command_tree(fake_discord: FakeDiscord, bot) -> None:
     synced = fake_discord.synced_commands()
     assert [c["name"] for c in synced] == ["mastermind"]
     group = synced[0]
-    assert group.get("contexts") == [0] or group.get("dm_permission") is False  # servers only
+    # installed to servers and users; servers, the bot's DM and private channels (issue #10)
+    assert (group.get("integration_types"), group.get("contexts")) == ([0, 1], [0, 1, 2])
     subcommands = _options(group)
     assert {name: list(_options(sub)) for name, sub in subcommands.items()} == SUBCOMMANDS
     play = _options(subcommands["play"])
@@ -115,6 +118,7 @@ async def test_stale_games_time_out_and_reveal_the_secret(
     assert await bot.expire_stale_games(timedelta(hours=1)) == 0  # it was just started
     assert await bot.expire_stale_games(timedelta(0)) == 1
     await fake_discord.wait_for(lambda: "Timed out" in board.text, what="board timed out")
-    assert "Secret" in board.text and board.buttons == []
+    assert "Secret" in board.text
+    assert [b["custom_id"].split(":")[1] for b in board.buttons] == ["review"]  # review only
     again = await (await fake_discord.slash("general", "bob", "mastermind", "play")).settled()
     assert not again.ephemeral  # the channel is free for a new game

@@ -21,7 +21,7 @@ async def test_cooperative_game_won_by_the_second_player(
     board = await (await fake_discord.slash("general", "alice", "mastermind", "play")).settled()
     assert not board.ephemeral
     assert "🔴 **R** red" in board.text and "**10** of 10" in board.text
-    assert [b["label"] for b in board.buttons] == ["Guess", "Give up"]
+    assert [b["label"] for b in board.buttons] == ["Guess", "Hint", "Give up"]
     secret = secret_text(db_path)
     assert secret not in board.text
 
@@ -40,7 +40,7 @@ async def test_cooperative_game_won_by_the_second_player(
     assert f"<@{bob_id}> cracked the code in 2 guesses" in won.text
     await fake_discord.wait_for(lambda: "Knuth's algorithm would have needed" in won.text)
     await board_shows(fake_discord, board, "Cracked by")
-    assert "Secret" in board.text and board.buttons == []
+    assert "Secret" in board.text and [b["label"] for b in board.buttons] == ["Review"]
     assert query(db_path, "SELECT status, winner_id FROM games") == [("won", bob_id)]
 
     stats = await (

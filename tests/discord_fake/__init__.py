@@ -38,6 +38,28 @@ FakeDiscord(*, token=None, members=("alice", "bob", "carol", "dave"),
   fewer shards is closed with 4011, an impossible shard with 4010. Several bot processes, one
   per shard, may be connected at once. `guild_ids`, `shard_of(guild_id or channel)`.
 
+Installs and contexts (where the bot is not a member, only interactions work):
+
+- Every interaction carries Discord's `context` (0 a server, 1 the bot's DM, 2 a group DM)
+  and `authorizing_integration_owners`: "0" (the guild id, or "0" in the bot's DM) for the
+  server install where the bot is, plus "1" (the user id) for a user who installed the app
+  (`install_for_user(user)`). A click carries the owners of the message it is on.
+  `interaction_context(channel, user)` computes both.
+- `add_foreign_guild(name="Other Guild", channels=("elsewhere",)) -> guild id`: a server that
+  never invited the bot (no GUILD_CREATE, no gateway events; its members are the usual
+  people). `group_dm(name, members)`: a group DM (type 3) without the bot. Commands there
+  need a user install; `app_permissions` is the interaction-response set (embeds, files,
+  external emojis, mentions). Every bot-token route of their channels (messages, edits,
+  history, the channel itself) and guild routes of a foreign guild answer 403 Missing Access
+  (50001) and record a `not-a-member` violation.
+- `slash` refuses (FakeDiscordError) a global command whose synced `contexts` (default all,
+  `[0]` with dm_permission false) leave out the interaction's context, or whose
+  `integration_types` (default [0]) match no install authorizing it there. Guild commands
+  exist only in their guild.
+- Interaction tokens live `token_lifetime` (15 min): `age_interaction(handle, seconds)`
+  makes one interaction older (or `advance_time` all); a followup, @original edit or fetch
+  with an expired token is 401 Invalid Webhook Token (50027) and a `token-expired` violation.
+
 Permissions (the bot's are enforced on REST, see below):
 
 - By default @everyone grants what a new server's does (view, send, history, embeds, files,
@@ -142,7 +164,7 @@ Reading state:
   select, modal, text-input, modal-after-modal, callback-type, double-answer,
   followup-before-answer, no-original-response, empty-message, components-v2, command-sync,
   autocomplete, unknown-route, unknown-interaction, unknown-webhook, gateway-op,
-  missing-permissions.
+  missing-permissions, not-a-member.
 - `advance_time(seconds)`: moves the fake's clock, to test the 3 s and 15 min rules at once.
 
 Injected failures (not violations: Discord failing, not the bot):

@@ -218,6 +218,80 @@ class FakeDiscord(FakeDiscordServer):
         """The DM channel between the bot and `user` (opened if needed)."""
         return self.world.open_dm(self.user(user))
 
+    def add_foreign_guild(
+        self, name: str = "Other Guild", channels: tuple[str, ...] = ("elsewhere",)
+    ) -> int:
+        """A server that never invited the bot: no GUILD_CREATE, no gateway events, and every
+        bot-token route of its channels is 403 Missing Access (a `not-a-member` violation).
+        Users who installed the app (`install_for_user`) run its commands there; the bot
+        only answers those interactions. Channel names must be unique in the fake."""
+        return self.world.add_foreign_guild(name, channels)
+
+    def group_dm(self, name: str, members: Sequence[UserRef]) -> FakeChannel:
+        """A group DM of `members` (the first owns it) that the bot is not in: interactions
+        come with context 2 and only a user install authorizes commands there."""
+        return self.world.open_group_dm(name, [self.user(m) for m in members])
+
+    def install_for_user(self, user: UserRef) -> None:
+        """`user` adds the app to their account (user install, `integration_types` 1): its
+        commands then work for them in any server, DM and group DM, where the command allows."""
+        self.world.user_installs.add(self.user(user).id)
+
+    def age_interaction(self, handle: InteractionHandle, seconds: float) -> None:
+        """Pretend `handle` was sent `seconds` earlier: past 900 s its token has expired, so
+        followups and @original edits through it are refused with 401 Invalid Webhook Token
+        (a `token-expired` violation). Other interactions keep their age."""
+        handle.dispatched_at -= seconds
+        self.changed()
+
+    def interaction_context(
+        self, channel: ChannelRef, user: UserRef, message: FakeMessage | None = None
+    ) -> tuple[int, dict[str, str]]:
+        """Discord's `context` (0 guild, 1 the bot's DM, 2 a private channel) of an interaction
+        by `user` in `channel`, and the installs that authorize it there
+        (`authorizing_integration_owners`: "0" the server install, "1" the user's own).
+
+        The bot's guilds and its DM are authorized by the server install ("0": guild id, or "0"
+        in the DM), plus "1" for a user who installed the app; elsewhere only a user install
+        authorizes anything. A click on a message carries the owners of the command that
+        created it."""
+        where = self.channel(channel)
+        who = self.user(user)
+        context = 0 if where.guild_id is not None else {1: 1}.get(where.type, 2)
+        if message is not None and message.integration_owners:
+            return context, dict(message.integration_owners)
+        owners: dict[str, str] = {}
+        if self.world.bot_present(where):
+            owners["0"] = str(where.guild_id or 0)
+        if who.id in self.world.user_installs:
+            owners["1"] = str(who.id)
+        return context, owners
+
+    def _check_available(
+        self, spec: dict[str, Any], channel: FakeChannel, user: FakeUser, command: str
+    ) -> None:
+        """Refuse, as Discord's client does, a global command its synced `contexts` and
+        `integration_types` do not offer to this user in this channel."""
+        context, owners = self.interaction_context(channel, user)
+        contexts = spec.get("contexts")
+        if contexts is None:  # Discord's default, narrowed by the older dm_permission
+            contexts = [0, 1, 2] if spec.get("dm_permission", True) else [0]
+        installs = [
+            int(kind) for kind in owners if int(kind) in (spec.get("integration_types") or [0])
+        ]
+        names = {0: "a server", 1: "the bot's DM", 2: "a group DM or another DM"}
+        if context not in contexts:
+            raise FakeDiscordError(
+                f"/{command} is not offered in {names[context]} (context {context}): its synced "
+                f"contexts are {contexts}"
+            )
+        if not installs:
+            raise FakeDiscordError(
+                f"/{command} is not available to {user.name} in {names[context]}: authorized by "
+                f"{sorted(owners) or 'no install'}, the command allows integration_types "
+                f"{spec.get('integration_types') or [0]} (user installs: install_for_user())"
+            )
+
     @property
     def guild_id(self) -> int:
         """The id of the fake guild (use it as DEV_GUILD_ID)."""
@@ -658,6 +732,7 @@ class FakeDiscord(FakeDiscordServer):
         interaction_id = self.ids()
         token = secrets.token_urlsafe(48)
         channel_payload = channel.payload()
+        context, owners = self.interaction_context(channel, user, message)
         payload: dict[str, Any] = {
             "id": str(interaction_id),
             "application_id": str(self.world.application_id),
@@ -666,7 +741,7 @@ class FakeDiscord(FakeDiscordServer):
             "token": token,
             "version": 1,
             "locale": locale,
-            "app_permissions": str(self.world.bot_permissions(channel)),
+            "app_permissions": str(self.world.app_permissions(channel)),
             "entitlements": [],
             "entitlement_sku_ids": [],
             "attachment_size_limit": 10 * 1024 * 1024,
@@ -685,14 +760,12 @@ class FakeDiscord(FakeDiscordServer):
                 },
                 guild_locale=self.world.guild_locale(channel.guild_id),
                 member=self.world.member(user).payload(permissions=permissions),
-                authorizing_integration_owners={"0": str(channel.guild_id)},
-                context=0,
+                authorizing_integration_owners=owners,
+                context=context,
             )
         else:
             payload.update(
-                user=user.payload(),
-                authorizing_integration_owners={"0": "0"},
-                context=1,
+                user=user.payload(), authorizing_integration_owners=owners, context=context
             )
         if message is not None:
             payload["message"] = message.payload()
@@ -789,6 +862,8 @@ class FakeDiscord(FakeDiscordServer):
             raise FakeDiscordError(
                 f"/{command} is not a synced command, so no user could run it; synced: {synced}"
             )
+        if spec is not None and not in_guild:
+            self._check_available(spec, channel, user, command)
         data: dict[str, Any] = {
             "id": spec["id"] if spec else str(self.ids()),
             "name": command,

@@ -69,6 +69,9 @@ class FakeMessage:
     interaction_id: int | None = None
     interaction_user: FakeUser | None = None
     interaction_type: int | None = None
+    #: The installs that authorized the interaction that created it ({"0": guild} or
+    #: {"1": user}); clicks on the message carry the same.
+    integration_owners: dict[str, str] | None = None
     timestamp: str = field(default_factory=iso_now)
     edited_timestamp: str | None = None
     #: Every version the message had, oldest first (the dict sent or the edit applied).
@@ -174,7 +177,8 @@ class FakeMessage:
                 "id": str(self.interaction_id),
                 "type": self.interaction_type or 2,
                 "user": self.interaction_user.payload(),
-                "authorizing_integration_owners": {"0": str(self.channel.guild_id or 0)},
+                "authorizing_integration_owners": self.integration_owners
+                or {"0": str(self.channel.guild_id or 0)},
             }
         return data
 

@@ -465,6 +465,7 @@ class FakeDiscordServer:
             message.interaction_id = interaction.id
             message.interaction_user = interaction.user
             message.interaction_type = interaction.type
+            message.integration_owners = interaction.payload.get("authorizing_integration_owners")
         message.history.append(message.payload())
         self._messages[message.id] = message
         return message
@@ -510,6 +511,8 @@ class FakeDiscordServer:
         """MESSAGE_CREATE/UPDATE/DELETE as the gateway sends them (never for ephemeral ones)."""
         if not self.message_events or message.ephemeral:
             return
+        if not self.world.bot_present(message.channel):
+            return  # no gateway events from where the bot is not a member
         guild_id = message.channel.guild_id
         intent = INTENT_GUILD_MESSAGES if guild_id is not None else INTENT_DIRECT_MESSAGES
         session = self._session_for(guild_id)
@@ -1081,6 +1084,7 @@ class FakeDiscordServer:
         a bot that checks `app_permissions` (or its channel permissions) never gets one.
         DM channels need nothing.
         """
+        self._require_presence(req, channel, what)
         have = self.world.bot_permissions(channel)
         if channel.guild_id is None:
             return have
@@ -1099,6 +1103,21 @@ class FakeDiscordServer:
             req,
         )
         raise HttpError(status, code, message)
+
+    def _require_presence(self, req: Request, channel: FakeChannel, what: str) -> None:
+        """Where the bot is not a member (a server only a user installed it in, a group DM),
+        every bot-token route of the channel is 403 Missing Access (50001), as on Discord: the
+        app may only answer interactions there. Each one is a `not-a-member` violation."""
+        if self.world.bot_present(channel):
+            return
+        where = "a group DM" if channel.type == 3 else f"#{channel.name} of a server it is not in"
+        self.violate(
+            "not-a-member",
+            f"{what} in {where}: the bot is not a member there, only interaction responses "
+            f"work (Discord answers 403 {MISSING_ACCESS} Missing Access)",
+            req,
+        )
+        raise HttpError(403, MISSING_ACCESS, "Missing Access")
 
     def _drop_embeds(
         self, req: Request, channel: FakeChannel, data: dict[str, Any], have: int, what: str
@@ -1251,34 +1270,42 @@ class FakeDiscordServer:
 
     # guild -----------------------------------------------------------------------------------
 
-    def _check_guild(self, guild_id: str) -> int:
+    def _check_guild(self, guild_id: str, req: Request | None = None) -> int:
+        if guild_id.isdigit() and int(guild_id) in self.world.foreign_guilds:
+            self.violate(
+                "not-a-member",
+                f"guild {guild_id} was read, but the bot is not a member of it "
+                f"(Discord answers 403 {MISSING_ACCESS} Missing Access)",
+                req,
+            )
+            raise HttpError(403, MISSING_ACCESS, "Missing Access")
         if not guild_id.isdigit() or int(guild_id) not in self.world.guilds:
             raise HttpError(404, 10004, "Unknown Guild")
         return int(guild_id)
 
     async def _get_guild(self, req: Request, guild_id: str) -> Any:
-        data = self.world.guild_payload(self._check_guild(guild_id))
+        data = self.world.guild_payload(self._check_guild(guild_id, req))
         for key in ("members", "channels", "threads", "voice_states", "presences", "joined_at"):
             data.pop(key, None)
         return data
 
     async def _get_guild_channels(self, req: Request, guild_id: str) -> Any:
-        guild = self._check_guild(guild_id)
+        guild = self._check_guild(guild_id, req)
         return [c.payload() for c in self.world.channels.values() if c.guild_id == guild]
 
     async def _list_members(self, req: Request, guild_id: str) -> Any:
-        self._check_guild(guild_id)
+        self._check_guild(guild_id, req)
         return [m.payload() for m in self.world.members.values()]
 
     async def _get_member(self, req: Request, guild_id: str, user_id: str) -> Any:
-        self._check_guild(guild_id)
+        self._check_guild(guild_id, req)
         member = self.world.members.get(int(user_id))
         if member is None:
             raise HttpError(404, 10007, "Unknown Member")
         return member.payload()
 
     async def _get_roles(self, req: Request, guild_id: str) -> Any:
-        return [role.payload() for role in self.world.guild_roles(self._check_guild(guild_id))]
+        return [role.payload() for role in self.world.guild_roles(self._check_guild(guild_id, req))]
 
     # gateway -------------------------------------------------------------------------------
 

@@ -62,6 +62,12 @@ DM_PERMISSIONS = discord.Permissions(
     use_application_commands=True,
 ).value
 
+#: `app_permissions` where the bot is not a member (a user install in a server that never
+#: invited it, a group DM): what its interaction responses may carry, nothing more.
+USER_APP_PERMISSIONS = discord.Permissions(
+    embed_links=True, attach_files=True, mention_everyone=True, use_external_emojis=True
+).value
+
 _VIEW_CHANNEL = discord.Permissions(view_channel=True).value
 _SEND_MESSAGES = discord.Permissions(send_messages=True).value
 _ADMINISTRATOR = discord.Permissions(administrator=True).value
@@ -218,7 +224,8 @@ class PermissionOverwrite:
 
 @dataclass(frozen=True)
 class FakeChannel:
-    """A text channel in the guild, or a DM channel (type 1, no guild)."""
+    """A text channel in a guild, a DM channel with the bot (type 1, no guild), or a group DM
+    (type 3, no guild, the bot not among its `recipients`)."""
 
     id: int
     name: str
@@ -226,6 +233,8 @@ class FakeChannel:
     position: int = 0
     type: int = 0
     recipient: FakeUser | None = None
+    #: A group DM's members (its first is its owner).
+    recipients: tuple[FakeUser, ...] = field(default=(), compare=False, hash=False, repr=False)
     #: Permission overwrites, changed in place by `World.set_overwrite`.
     overwrites: list[PermissionOverwrite] = field(
         default_factory=list, compare=False, hash=False, repr=False
@@ -233,6 +242,17 @@ class FakeChannel:
 
     def payload(self) -> dict[str, Any]:
         """The channel object as Discord sends it."""
+        if self.type == 3:
+            return {
+                "id": str(self.id),
+                "type": 3,
+                "name": self.name,
+                "icon": None,
+                "owner_id": str(self.recipients[0].id),
+                "last_message_id": None,
+                "recipients": [user.payload() for user in self.recipients],
+                "flags": 0,
+            }
         if self.type == 1:
             assert self.recipient is not None
             return {
@@ -312,6 +332,12 @@ class World:
                 channel = FakeChannel(ids(), label, guild_id, position=position)
                 self.channels[channel.id] = channel
         self.dm_channels: dict[int, FakeChannel] = {}  # by recipient user id
+        #: Servers that never invited the bot (id -> name): reached only through user installs.
+        self.foreign_guilds: dict[int, str] = {}
+        #: Group DMs by id; the bot is never one of their members.
+        self.group_dms: dict[int, FakeChannel] = {}
+        #: Users who installed the app to their account (user install).
+        self.user_installs: set[int] = set()
         #: Each guild's preferred locale (guild_locale of its interactions); "en-US" if unset.
         self.guild_locales: dict[int, str] = {}
         #: Each user's client language (locale of their interactions); "en-US" if unset.
@@ -342,7 +368,8 @@ class World:
         """A channel by name, id or object; DM channels count once opened."""
         if isinstance(ref, FakeChannel):
             return ref
-        for channel in (*self.channels.values(), *self.dm_channels.values()):
+        known = (*self.channels.values(), *self.dm_channels.values(), *self.group_dms.values())
+        for channel in known:
             if ref in (channel.id, channel.name, str(channel.id)):
                 return channel
         names = sorted(c.name for c in self.channels.values())
@@ -355,6 +382,36 @@ class World:
             channel = FakeChannel(self.ids(), f"dm:{user.name}", None, type=1, recipient=user)
             self.dm_channels[user.id] = channel
         return channel
+
+    def add_foreign_guild(self, name: str, channels: tuple[str, ...]) -> int:
+        """A server the bot was never invited to, with these text channels (unique names);
+        its members are the same people as the bot's guild, with the same roles."""
+        guild_id = self.ids()
+        self.foreign_guilds[guild_id] = name
+        for position, label in enumerate(channels):
+            channel = FakeChannel(self.ids(), label, guild_id, position=position)
+            self.channels[channel.id] = channel
+        return guild_id
+
+    def open_group_dm(self, name: str, members: list[FakeUser]) -> FakeChannel:
+        """A group DM of `members` (the first owns it); the bot is not in it."""
+        if len(members) < 2:
+            raise ValueError("a group DM has at least two people")
+        channel = FakeChannel(self.ids(), name, None, type=3, recipients=tuple(members))
+        self.group_dms[channel.id] = channel
+        return channel
+
+    def bot_present(self, channel: FakeChannel) -> bool:
+        """The bot is a member there: a channel of a guild it joined, or its own DM."""
+        if channel.guild_id is None:
+            return channel.type == 1
+        return channel.guild_id in self.guilds
+
+    def app_permissions(self, channel: FakeChannel) -> int:
+        """What an interaction from `channel` carries as `app_permissions`."""
+        if not self.bot_present(channel):
+            return USER_APP_PERMISSIONS
+        return self.bot_permissions(channel)
 
     def role(self, ref: str | int | FakeRole) -> FakeRole:
         """A role by name ("@everyone", "Moderator", the bot's name), id or object; "bot" is the
@@ -392,6 +449,8 @@ class World:
         (https://discord.com/developers/docs/topics/permissions, "Permission Overwrites" and
         "Implicit Permissions"). In a DM the app has `DM_PERMISSIONS`.
         """
+        if user.id == self.bot_user.id and not self.bot_present(channel):
+            return 0
         if channel.guild_id is None:
             return DM_PERMISSIONS
         value = self.permissions(user)

@@ -74,3 +74,71 @@ async def test_sqlite_always_holds_its_leases(tmp_path: Path) -> None:
         assert isinstance(keeper.lease, LocalLease)
         assert await keeper.start() and keeper.held and keeper.term == 1
         await keeper.close()
+
+
+async def test_a_shard_runs_in_one_process_and_a_crashed_holder_is_taken_over(
+    postgres_url: str,
+) -> None:
+    """Two processes told to run shard 1 would answer its interactions twice: the second is
+    refused in one line naming the first, holding nothing. A holder on this host whose process
+    has exited (a crash) is taken over at once rather than after its lease lapses."""
+    import socket
+    import subprocess
+    import sys
+
+    import pytest
+
+    from bot.store.leases import ShardTaken, hold_shards
+
+    async with (
+        await PostgresStore.open(postgres_url) as first,
+        await PostgresStore.open(postgres_url) as second,
+    ):
+        held = await hold_shards(first, [0, 1], ttl=30)
+        with pytest.raises(ShardTaken, match=r"^shard 1 is already run by .* pid ") as refused:
+            await hold_shards(second, [1, 2], ttl=30)
+        assert "\n" not in str(refused.value)
+        rows = query(postgres_url, "SELECT name FROM leases ORDER BY name")
+        assert rows == [("shard:0",), ("shard:1",)]  # shard 2 was not kept by the refused one
+        for keeper in held:
+            await keeper.close()
+        taken = await hold_shards(second, [1, 2], ttl=30)  # released: at once
+        for keeper in taken:
+            await keeper.close()
+
+        exited = subprocess.run(
+            [sys.executable, "-c", "import os; print(os.getpid())"],
+            capture_output=True,
+            text=True,
+            check=True,
+        )
+        dead = f"{socket.gethostname()} pid {exited.stdout.strip()} (abc123)"
+        query(
+            postgres_url,
+            "INSERT INTO leases (name, holder, expires_at) "
+            "VALUES ('shard:all', $1, clock_timestamp() + interval '1 hour')",
+            (dead,),
+        )
+        revived = await hold_shards(first, None, ttl=30)
+        assert await revived[0].lease.current_holder() == revived[0].lease.holder
+        for keeper in revived:
+            await keeper.close()
+        alive = f"{socket.gethostname()} pid 1 (abc123)"  # pid 1 lives: never taken over
+        query(
+            postgres_url,
+            "INSERT INTO leases (name, holder, expires_at) "
+            "VALUES ('shard:all', $1, clock_timestamp() + interval '1 hour')",
+            (alive,),
+        )
+        with pytest.raises(ShardTaken, match="pid 1 "):
+            await hold_shards(second, None, ttl=30)
+
+
+async def test_on_sqlite_every_shard_is_this_process(tmp_path: Path) -> None:
+    from bot.store.leases import hold_shards
+
+    async with await open_store(tmp_path / "bot.db") as store:
+        keepers = await hold_shards(store, [0, 1], ttl=30)
+        assert [k.held for k in keepers] == [True, True]
+        for keeper in keepers:
+            await keeper.close()

@@ -22,7 +22,15 @@ from bot.engine.codes import CodeSpace
 from bot.engine.errors import NotYourGame, OwnerReason
 from bot.engine.game import GameAlreadyActive, GameError, GameKind, Variant
 from bot.modes.common import BadChoice, NotHere
-from bot.solver_pool import ONE_PER_PLAYER, RESTARTED, SHUTTING_DOWN, TOO_MANY, SolverUnavailable
+from bot.modes.review import ReviewNotYet
+from bot.solver_pool import (
+    ONE_PER_PLAYER,
+    RESTARTED,
+    REVIEWING,
+    SHUTTING_DOWN,
+    TOO_MANY,
+    SolverUnavailable,
+)
 from bot.store import AlreadyApplied, StoreBusy
 from bot.ui import errors, text, words
 from bot.ui.i18n import ENGLISH, LANGUAGES, messages
@@ -169,9 +177,16 @@ def engine_errors() -> Iterator[BaseException]:
     for cls in (GameError, rules.StaleGame, rules.NoGuessToAnswer, rules.NoActiveGame):
         yield cls()
     yield from (NotHere(), BadChoice(), StoreBusy(), AlreadyApplied(1, 2))
-    yield from (SolverUnavailable(m) for m in (ONE_PER_PLAYER, TOO_MANY, RESTARTED, SHUTTING_DOWN))
+    yield from (
+        SolverUnavailable(m)
+        for m in (ONE_PER_PLAYER, TOO_MANY, RESTARTED, SHUTTING_DOWN, REVIEWING)
+    )
+    yield _raised(lambda: rules.hint(solve, 3))
+    yield ReviewNotYet()
+    yield rules.WrongGameKind("Reviews are for games where you crack my code.")
     yield GameAlreadyActive(1, GameKind.PLAY)
     yield GameAlreadyActive(1, GameKind.SOLVE)
+    yield rules.DailyAlreadyPlayed(7)
     yield from (NotYourGame(5, reason=reason) for reason in OwnerReason)
     yield errors.Unpicked([1, 3])
 

@@ -1,0 +1,216 @@
+"""Every input of the daily code: /mastermind daily, and the private board's selects, Submit,
+Type a code (its modal) and Share.
+
+The board is an ephemeral message, which only an interaction on it can change: each click
+redraws that very message from the store (`edit_message`), so a board left behind by a restart
+or by another copy of it is right again at its next click. Its components carry only the game
+id (and the version they were drawn at), so they keep working after a restart. When a game
+ends, the channel gets the spoiler-free result as a public followup of the finishing click,
+which works wherever the interaction came from.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import discord
+from discord.ext import commands
+
+from bot.cogs import replies
+from bot.cogs.context import Interaction
+from bot.cogs.inputs import Input
+from bot.cogs.replies import actor, guarded
+from bot.engine.codes import Code
+from bot.engine.game import DailyGame
+from bot.modes import daily
+from bot.modes.common import BadChoice, NotHere
+from bot.ui import components, i18n, ids
+from bot.ui import daily as drawn
+from bot.ui.errors import Unpicked
+
+
+@guarded
+async def start(interaction: Interaction, hard: bool) -> None:
+    """`/mastermind daily`: today's board, privately; a second time, the same game again (its
+    result once finished), never a new one."""
+    bot = interaction.client
+    now = bot.clock()
+    key = await daily.key(bot.store, bot.settings.daily_key)
+    opened = await daily.open_today(bot.store, actor(interaction), key, now, hard)
+    t = i18n.person(interaction)
+    note = None
+    if not opened.new:
+        if opened.game.is_over:
+            note = t.gettext(
+                "You have already played today's code; here is your result. "
+                "The next one comes at midnight UTC."
+            )
+        else:
+            note = t.gettext("You are already playing today's code; here is your board again.")
+    board = drawn.board(opened.game, daily.Day.at(now).next_in, note=note, t=t)
+    await interaction.response.send_message(
+        board.content or "",
+        embed=board.embed,
+        view=board.view or discord.utils.MISSING,
+        ephemeral=True,
+    )
+
+
+async def _redraw(
+    interaction: Interaction,
+    game: DailyGame,
+    chosen: list[int | None] | None = None,
+    note: str | None = None,
+) -> None:
+    """Draw the clicked board again as the store has its game now."""
+    t = i18n.person(interaction)
+    board = drawn.board(
+        game, daily.Day.at(interaction.client.clock()).next_in, chosen, note=note, t=t
+    )
+    await interaction.response.edit_message(
+        content=board.content, embed=board.embed, view=board.view
+    )
+
+
+def _behind(t: i18n.Messages) -> str:
+    return t.gettext("This board was behind the game; here it is as it stands now.")
+
+
+@guarded
+async def pick_peg(interaction: Interaction, game_id: int, peg: int, values: list[str]) -> None:
+    """A peg's colour: kept in the board message itself (its select's default)."""
+    game = await daily.mine(interaction.client.store, game_id, actor(interaction))
+    if game.is_over:
+        await _redraw(interaction, game)
+        return
+    space = game.variant.space
+    if peg >= space.pegs or len(values) != 1 or not values[0].isdecimal() or len(values[0]) > 2:
+        raise BadChoice()
+    colour = int(values[0])
+    if colour >= space.colours:
+        raise BadChoice()
+    chosen = drawn.picked_colours(interaction.message, game)
+    chosen[peg] = colour
+    await _redraw(interaction, game, chosen)
+
+
+@guarded
+async def submit(interaction: Interaction, game_id: int, version: int) -> None:
+    """Submit: the picked code is the guess of the board's version."""
+    game = await daily.mine(interaction.client.store, game_id, actor(interaction))
+    chosen = drawn.picked_colours(interaction.message, game)
+    if game.is_over or game.version != version:
+        await _redraw(interaction, game, chosen, _behind(i18n.person(interaction)))
+        return
+    missing = [i + 1 for i, c in enumerate(chosen) if c is None]
+    if missing:
+        raise Unpicked(missing)
+    await _guess(interaction, game, version, tuple(c for c in chosen if c is not None))
+
+
+@guarded
+async def open_modal(interaction: Interaction, game_id: int, version: int) -> None:
+    """Type a code: the code modal, for those who would rather write RGBY."""
+    game = await daily.mine(interaction.client.store, game_id, actor(interaction))
+    if game.is_over or game.version != version:
+        await _redraw(interaction, game, note=_behind(i18n.person(interaction)))
+        return
+    await interaction.response.send_modal(drawn.code_modal(game, t=i18n.person(interaction)))
+
+
+@guarded
+async def submit_modal(interaction: Interaction, game_id: int, version: int) -> None:
+    game = await daily.mine(interaction.client.store, game_id, actor(interaction))
+    if interaction.message is None:  # a modal always comes from the board's button
+        raise NotHere()
+    if game.is_over or game.version != version:
+        await _redraw(interaction, game, note=_behind(i18n.person(interaction)))
+        return
+    code = components.modal_value(interaction.data or {}, ids.CODE_FIELD) or ""
+    await _guess(interaction, game, version, code)
+
+
+async def _guess(interaction: Interaction, game: DailyGame, version: int, code: str | Code) -> None:
+    """Store the guess, redraw the board it came from, and once the game is over tell the
+    channel the result without its colours."""
+    bot = interaction.client
+    assert game.id is not None
+    new, _ = await daily.guess(bot.store, game.id, version, actor(interaction), code)
+    async with replies.committed(interaction, "guess"):
+        await _redraw(interaction, new)
+        if new.is_over and new.id is not None:
+            t = i18n.channel(interaction)
+            await interaction.followup.send(
+                drawn.public_line(new, t=t), view=drawn.share_view(new.id, t=t)
+            )
+
+
+@guarded
+async def share(interaction: Interaction, game_id: int) -> None:
+    """Share: the clicker's own result of that day, spoiler-free, to copy (only they see it)."""
+    store = interaction.client.store
+    game = await store.game(game_id)
+    if not isinstance(game, DailyGame):
+        raise NotHere()
+    user_id = interaction.user.id
+    t = i18n.person(interaction)
+    mine: DailyGame | None = None
+    if game.starter_id == user_id and game.is_over:
+        mine = game
+    else:
+        result = await daily.result_of(store, user_id, game.puzzle)
+        found = await store.game(result.game_id) if result is not None else None
+        mine = found if isinstance(found, DailyGame) else None
+    message = drawn.not_finished(game.puzzle, t=t) if mine is None else drawn.share_text(mine, t=t)
+    await interaction.response.send_message(message, ephemeral=True)
+
+
+# --- the inputs discord.py routes here by custom_id --------------------------------------------
+
+
+class DailyPeg(Input, route=ids.DAILY_PICK):
+    """Chooses one peg's colour on a daily board."""
+
+    async def act(self, interaction: Interaction, values: list[str]) -> None:
+        await pick_peg(interaction, self.fields["game"], self.fields["peg"], values)
+
+
+class DailySubmit(Input, route=ids.DAILY_SEND):
+    """Sends the picked code as a guess."""
+
+    async def act(self, interaction: Interaction, values: list[str]) -> None:
+        await submit(interaction, self.fields["game"], self.fields["version"])
+
+
+class DailyType(Input, route=ids.DAILY_TYPE):
+    """Opens the code modal."""
+
+    async def act(self, interaction: Interaction, values: list[str]) -> None:
+        await open_modal(interaction, self.fields["game"], self.fields["version"])
+
+
+class DailyShare(Input, route=ids.DAILY_SHARE):
+    """Gives the clicker their spoiler-free result to copy."""
+
+    async def act(self, interaction: Interaction, values: list[str]) -> None:
+        await share(interaction, self.fields["game"])
+
+
+DYNAMIC_ITEMS: tuple[type[Input], ...] = (DailyPeg, DailySubmit, DailyType, DailyShare)
+
+_MODAL = re.compile(ids.DAILY_MODAL.template)
+
+
+class DailyModals(commands.Cog):
+    """Daily code modals arrive with no view to dispatch them; routed here by id, so a
+    submission still works after a restart."""
+
+    @commands.Cog.listener()
+    async def on_interaction(self, interaction: Interaction) -> None:
+        if interaction.type is not discord.InteractionType.modal_submit:
+            return
+        data: dict[str, Any] = dict(interaction.data or {})
+        match = _MODAL.fullmatch(str(data.get("custom_id", "")))
+        if match is not None:
+            await submit_modal(interaction, int(match["game"]), int(match["version"]))

@@ -1,0 +1,399 @@
+"""Every input of a race: /mastermind race, the race board's Join, Start and My board, each
+racer's private board (a select per peg, Submit, Type a code and its modal), a race guess typed
+with /mastermind guess, and the clock that starts lobbies and ends races.
+
+The race board is the channel's board of record, kept up to date by `boards` like any other.
+A racer's board is an ephemeral message only an interaction on it can change: each click
+redraws that very message from the store (`edit_message`), never with the bot's token, and My
+board opens a fresh copy whenever the player dismissed theirs. Whatever a racer does, nothing of
+their colours reaches the channel before the race is over.
+
+The clock is a timer per race in this process (set when the lobby opens and when the race
+starts) and, for a restart or another process's races, the background pass (`clock_pass`),
+which does what is overdue and sets the timers of the rest.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import re
+import weakref
+from typing import TYPE_CHECKING, Any
+
+import discord
+from discord.ext import commands
+
+from bot.cogs import boards, replies
+from bot.cogs.context import Interaction
+from bot.cogs.inputs import Input
+from bot.cogs.reach import reach_of
+from bot.cogs.replies import actor, guarded
+from bot.engine.codes import Code
+from bot.engine.errors import RaceNotStarted
+from bot.engine.game import MoveKind, RaceGame, Reach, Variant, clock_move
+from bot.modes import race
+from bot.modes.common import BadChoice, NotHere
+from bot.ui import components, i18n, ids
+from bot.ui import race as drawn
+from bot.ui.errors import Unpicked
+
+if TYPE_CHECKING:
+    from bot.app import MastermindBot
+
+log = logging.getLogger(__name__)
+
+_timers: weakref.WeakKeyDictionary[MastermindBot, dict[int, asyncio.Task[None]]] = (
+    weakref.WeakKeyDictionary()
+)
+TIMER_SLACK_SECONDS = 0.2
+"""A timer wakes this much after its deadline, so the deadline has surely passed."""
+
+
+# --- the lobby ---------------------------------------------------------------------------------
+
+
+@guarded
+async def start(
+    interaction: Interaction, variant: Variant, hard: bool, join_seconds: int, minutes: int
+) -> None:
+    """`/mastermind race`: the lobby's board is posted first (as "thinking"), so the race and
+    where its board is are stored in one transaction."""
+    bot = interaction.client
+    who = actor(interaction)
+    await race.check_start(bot.store, who, bot_may_post=reach_of(interaction) is Reach.CHANNEL)
+    message_id = await replies.public_placeholder(interaction)
+    game = await race.start(
+        bot.store,
+        who,
+        variant,
+        hard=hard,
+        join_seconds=join_seconds,
+        minutes=minutes,
+        now=bot.clock().timestamp(),
+        board_message_id=message_id,
+    )
+    replies.answered_publicly(interaction)
+    schedule(bot, game)
+    assert game.id is not None
+    t = i18n.channel(interaction)
+    async with replies.committed(interaction, "game"):
+        await boards.show(
+            bot,
+            game.id,
+            game.version,
+            lambda: interaction.edit_original_response(
+                embed=drawn.board_embed(game, t=t), view=drawn.board_view(game, t=t)
+            ),
+        )
+
+
+@guarded
+async def join(interaction: Interaction, game_id: int) -> None:
+    game = await race.join(interaction.client.store, game_id, actor(interaction))
+    async with replies.committed(interaction, "game"):
+        await _show_board(interaction, game)
+
+
+@guarded
+async def start_now(interaction: Interaction, game_id: int) -> None:
+    """The starter's Start: guessing opens for everyone, and the starter gets their board."""
+    bot = interaction.client
+    game = await race.start_now(bot.store, game_id, actor(interaction))
+    schedule(bot, game)
+    async with replies.committed(interaction, "game"):
+        await _show_board(interaction, game)
+        await interaction.followup.send(drawn.started_line(game, t=i18n.channel(interaction)))
+        await _send_private(interaction, game)
+
+
+async def _show_board(interaction: Interaction, game: RaceGame) -> None:
+    """Draw the race board through the click on it (never over a newer drawing)."""
+    t = i18n.channel(interaction)
+
+    async def draw() -> None:
+        await interaction.response.edit_message(
+            embed=drawn.board_embed(game, t=t), view=drawn.board_view(game, t=t)
+        )
+
+    assert game.id is not None
+    message_id = interaction.message.id if interaction.message is not None else None
+    if not await boards.show(interaction.client, game.id, game.version, draw, message_id):
+        await interaction.response.defer()
+
+
+# --- a racer's own board -----------------------------------------------------------------------
+
+
+@guarded
+async def my_board(interaction: Interaction, game_id: int) -> None:
+    """My board: the clicker's private board of this race, as a new ephemeral message."""
+    game = await race.racer(interaction.client.store, game_id, actor(interaction))
+    if not game.started and not game.is_over:
+        raise RaceNotStarted()
+    await _send_private(interaction, game)
+
+
+async def _send_private(interaction: Interaction, game: RaceGame, note: str | None = None) -> None:
+    board = drawn.private(game, interaction.user.id, note=note, t=i18n.person(interaction))
+    view = board.view or discord.utils.MISSING
+    if interaction.response.is_done():
+        await interaction.followup.send(
+            board.content or "", embed=board.embed, view=view, ephemeral=True
+        )
+    else:
+        await interaction.response.send_message(
+            board.content or "", embed=board.embed, view=view, ephemeral=True
+        )
+
+
+async def _redraw(
+    interaction: Interaction,
+    game: RaceGame,
+    chosen: list[int | None] | None = None,
+    note: str | None = None,
+) -> None:
+    """Draw the clicked private board again as the store has the race now."""
+    t = i18n.person(interaction)
+    board = drawn.private(game, interaction.user.id, chosen, note=note, t=t)
+    await interaction.response.edit_message(
+        content=board.content, embed=board.embed, view=board.view
+    )
+
+
+@guarded
+async def pick_peg(interaction: Interaction, game_id: int, peg: int, values: list[str]) -> None:
+    """A peg's colour: kept in the board message itself (its select's default)."""
+    game = await race.racer(interaction.client.store, game_id, actor(interaction))
+    if not drawn.can_guess(game, interaction.user.id):
+        await _redraw(interaction, game)
+        return
+    space = game.variant.space
+    if peg >= space.pegs or len(values) != 1 or not values[0].isdecimal() or len(values[0]) > 2:
+        raise BadChoice()
+    colour = int(values[0])
+    if colour >= space.colours:
+        raise BadChoice()
+    chosen = drawn.picked_colours(interaction.message, game)
+    chosen[peg] = colour
+    await _redraw(interaction, game, chosen)
+
+
+def _current(game: RaceGame, player_id: int, made: int) -> bool:
+    """The board showed the player's guesses as they are, and they may still guess."""
+    return drawn.can_guess(game, player_id) and len(game.guesses_of(player_id)) == made
+
+
+@guarded
+async def submit(interaction: Interaction, game_id: int, made: int) -> None:
+    """Submit: the picked code is the player's guess number `made` + 1."""
+    game = await race.racer(interaction.client.store, game_id, actor(interaction))
+    chosen = drawn.picked_colours(interaction.message, game)
+    if not _current(game, interaction.user.id, made):
+        await _redraw(interaction, game, chosen, drawn.behind(i18n.person(interaction)))
+        return
+    missing = [i + 1 for i, c in enumerate(chosen) if c is None]
+    if missing:
+        raise Unpicked(missing)
+    await _guess(interaction, game_id, made, tuple(c for c in chosen if c is not None))
+
+
+@guarded
+async def open_modal(interaction: Interaction, game_id: int, made: int) -> None:
+    """Type a code: the code modal, which remembers the guesses the board showed."""
+    game = await race.racer(interaction.client.store, game_id, actor(interaction))
+    if not _current(game, interaction.user.id, made):
+        await _redraw(interaction, game, note=drawn.behind(i18n.person(interaction)))
+        return
+    await interaction.response.send_modal(drawn.code_modal(game, made, t=i18n.person(interaction)))
+
+
+@guarded
+async def submit_modal(interaction: Interaction, game_id: int, made: int) -> None:
+    game = await race.racer(interaction.client.store, game_id, actor(interaction))
+    if interaction.message is None:  # a modal always comes from a private board's button
+        raise NotHere()
+    if not _current(game, interaction.user.id, made):
+        await _redraw(interaction, game, note=drawn.behind(i18n.person(interaction)))
+        return
+    code = components.modal_value(interaction.data or {}, ids.CODE_FIELD) or ""
+    await _guess(interaction, game_id, made, code)
+
+
+async def _guess(interaction: Interaction, game_id: int, made: int, code: str | Code) -> None:
+    """Store the guess, redraw the private board it came from, then the race board."""
+    bot = interaction.client
+    game, _ = await race.guess(bot.store, game_id, actor(interaction), code, after=made)
+    async with replies.committed(interaction, "guess"):
+        await _redraw(interaction, game)
+        await _after_guess(interaction, game)
+
+
+async def guess_command(interaction: Interaction, game_id: int, code: str) -> None:
+    """`/mastermind guess` in a race's channel: scored on the player's own board, which is the
+    private answer; the channel never sees the colours. (Called by the play handler, which
+    turns failures into private replies.)"""
+    bot = interaction.client
+    who = actor(interaction)
+    await race.racer(bot.store, game_id, who)
+    game, _ = await race.guess(bot.store, game_id, who, code, after=None)
+    async with replies.committed(interaction, "guess"):
+        await _send_private(interaction, game)
+        await _after_guess(interaction, game)
+
+
+async def _after_guess(interaction: Interaction, game: RaceGame) -> None:
+    """The race board shows the new pegs; the guess that ends the race tells the channel."""
+    assert game.id is not None
+    await boards.refresh(interaction.client, game.id)
+    if game.is_over:
+        await interaction.followup.send(drawn.end_line(game, t=i18n.channel(interaction)))
+
+
+# --- the clock ---------------------------------------------------------------------------------
+
+
+def schedule(bot: MastermindBot, game: RaceGame) -> None:
+    """Set this race's timer for its next deadline, unless one is set already."""
+    deadline = game.next_deadline
+    if deadline is None or game.id is None:
+        return
+    timers = _timers.setdefault(bot, {})
+    current = timers.get(game.id)
+    if current is not None and not current.done():
+        return
+    timers[game.id] = asyncio.get_running_loop().create_task(
+        _wake(bot, game.id, deadline), name=f"race-clock-{game.id}"
+    )
+
+
+async def _wake(bot: MastermindBot, game_id: int, deadline: int) -> None:
+    delay = deadline - bot.clock().timestamp() + TIMER_SLACK_SECONDS
+    if delay > 0:
+        await asyncio.sleep(delay)
+    _timers.get(bot, {}).pop(game_id, None)  # this timer is done: the next may be set
+    await tick(bot, game_id)
+
+
+async def tick(bot: MastermindBot, game_id: int) -> None:
+    """Start or end the race if its time has come; announce it; set its next timer. Never
+    raises: a failure is logged and the background pass tries again."""
+    try:
+        done = await race.tick(bot.store, game_id, bot.clock().timestamp())
+        if done is not None:
+            game, what = done
+            await boards.refresh(bot, game_id)
+            t = await boards.server_language(bot, game.guild_id)
+            if what is MoveKind.START:
+                await _announce(bot, game, drawn.started_line(game, t=t))
+            else:
+                await _announce(bot, game, drawn.end_line(game, t=t))
+        latest = await bot.store.game(game_id)
+        if isinstance(latest, RaceGame) and not latest.is_over:
+            schedule(bot, latest)
+    except Exception:
+        log.exception("the clock of race %s failed; the next pass tries again", game_id)
+
+
+async def _announce(bot: MastermindBot, game: RaceGame, line: str) -> None:
+    """Tell the race's channel what the clock did (the board shows it too)."""
+    try:
+        await bot.get_partial_messageable(game.channel_id).send(line)
+    except discord.HTTPException as error:
+        log.info("could not tell channel %s about race %s (%s)", game.channel_id, game.id, error)
+
+
+async def clock_pass(bot: MastermindBot) -> int:
+    """Do what every race's clock owes now (after a restart: a lobby that should have started,
+    a race that should have ended) and set the timers of the others. How many it moved."""
+    moved = 0
+    now = bot.clock().timestamp()
+    for game in await race.running(bot.store):
+        if game.id is None:
+            continue
+        if clock_move(game, now) is not None:
+            await tick(bot, game.id)
+            moved += 1
+        else:
+            schedule(bot, game)
+    if moved:
+        log.info("the clock moved %d race(s) that were due", moved)
+    return moved
+
+
+def stop_clock(bot: MastermindBot) -> None:
+    """Cancel this process's race timers (at shutdown; the next start's pass takes over)."""
+    for task in _timers.pop(bot, {}).values():
+        task.cancel()
+
+
+# --- the inputs discord.py routes here by custom_id --------------------------------------------
+
+
+class JoinButton(Input, route=ids.RACE_JOIN):
+    """Joins the race's lobby."""
+
+    async def act(self, interaction: Interaction, values: list[str]) -> None:
+        await join(interaction, self.fields["game"])
+
+
+class StartButton(Input, route=ids.RACE_START):
+    """The starter starts the race before the join window closes."""
+
+    async def act(self, interaction: Interaction, values: list[str]) -> None:
+        await start_now(interaction, self.fields["game"])
+
+
+class MyBoardButton(Input, route=ids.RACE_BOARD):
+    """Opens (again) the clicker's private board of the race."""
+
+    async def act(self, interaction: Interaction, values: list[str]) -> None:
+        await my_board(interaction, self.fields["game"])
+
+
+class RacePeg(Input, route=ids.RACE_PICK):
+    """Chooses one peg's colour on a private race board."""
+
+    async def act(self, interaction: Interaction, values: list[str]) -> None:
+        await pick_peg(interaction, self.fields["game"], self.fields["peg"], values)
+
+
+class RaceSubmit(Input, route=ids.RACE_SEND):
+    """Sends the picked code as the racer's next guess."""
+
+    async def act(self, interaction: Interaction, values: list[str]) -> None:
+        await submit(interaction, self.fields["game"], self.fields["made"])
+
+
+class RaceType(Input, route=ids.RACE_TYPE):
+    """Opens the code modal of a private race board."""
+
+    async def act(self, interaction: Interaction, values: list[str]) -> None:
+        await open_modal(interaction, self.fields["game"], self.fields["made"])
+
+
+DYNAMIC_ITEMS: tuple[type[Input], ...] = (
+    JoinButton,
+    StartButton,
+    MyBoardButton,
+    RacePeg,
+    RaceSubmit,
+    RaceType,
+)
+
+_MODAL = re.compile(ids.RACE_MODAL.template)
+
+
+class RaceModals(commands.Cog):
+    """Race code modals arrive with no view to dispatch them; routed here by id, so a
+    submission still works after a restart."""
+
+    @commands.Cog.listener()
+    async def on_interaction(self, interaction: Interaction) -> None:
+        if interaction.type is not discord.InteractionType.modal_submit:
+            return
+        data: dict[str, Any] = dict(interaction.data or {})
+        match = _MODAL.fullmatch(str(data.get("custom_id", "")))
+        if match is not None:
+            await submit_modal(interaction, int(match["game"]), int(match["made"]))
+            await boards.catch_up(interaction.client, int(match["game"]))

@@ -1,0 +1,155 @@
+"""Clues in words: the hard-mode refusal that names the answer a guess breaks, the hints, and
+what a play board says about both (hard mode, hints used).
+
+A clue is drawn as the board draws a guess row: the code as emoji with its letters, then its
+pegs (🔴🔴🔵🟡 `RRBY` → ⚫⚪). Every sentence here is true of the clue it names: the refused
+guess could not be the secret, because that earlier guess would then have earned other pegs.
+"""
+
+from __future__ import annotations
+
+import discord
+
+from bot.engine.codes import MAX_COLOURS, Code, CodeSpace
+from bot.engine.errors import BreaksAClue
+from bot.engine.game import PlayGame
+from bot.engine.hard import Broken
+from bot.engine.job_types import Hint
+from bot.ui import text
+from bot.ui.i18n import Messages
+
+
+def clue_line(code: Code, answer: tuple[int, int]) -> str:
+    """An earlier guess and its pegs, as on the board: 🔴🔴🔵🟡 `RRBY` → ⚫⚪."""
+    return f"{_code(code)} → {text.pegs(*answer)}"
+
+
+def _code(code: Code) -> str:
+    # Colours look the same in every variant, so any space with this many pegs draws it.
+    return text.code_line(CodeSpace(len(code), MAX_COLOURS), code)
+
+
+def _letters(code: Code) -> list[str]:
+    """The colours of a code, each once, in order of first appearance: R, B, Y."""
+    space = CodeSpace(len(code), MAX_COLOURS)
+    return list(dict.fromkeys(space.letters((c,)) for c in code))
+
+
+def broken_clue(error: BreaksAClue, t: Messages) -> str:
+    """Hard mode refused a guess: which earlier answer rules it out, and how."""
+    clue = error.clue
+    values = {"number": clue.index + 1, "clue": clue_line(clue.guess, clue.answer)}
+    wanted = sum(clue.answer)  # pegs of that guess's colours the secret holds
+    got = sum(clue.would_earn)  # ... and the refused guess holds
+    colours = _letters(clue.guess)
+    if clue.broken is Broken.TOO_FEW_COLOURS and got == 0:
+        if len(colours) == 1:
+            said = t.gettext(
+                "Hard mode: guess {number} ({clue}) rules out a code with no {colour}.",
+                colour=colours[0],
+                **values,
+            )
+        else:
+            said = t.gettext(
+                "Hard mode: guess {number} ({clue}) rules out a code with none of {colours}.",
+                colours=t.join(colours),
+                **values,
+            )
+    elif clue.broken is Broken.TOO_FEW_COLOURS:
+        said = t.ngettext(
+            "Hard mode: guess {number} ({clue}) says the secret has {count} of its colours; "
+            "your guess has only {got}.",
+            "Hard mode: guess {number} ({clue}) says the secret has {count} of its colours; "
+            "your guess has only {got}.",
+            wanted,
+            got=got,
+            **values,
+        )
+    elif clue.broken is Broken.TOO_MANY_COLOURS and wanted == 0:
+        if len(colours) == 1:
+            said = t.gettext(
+                "Hard mode: guess {number} ({clue}) rules out a code with any {colour}.",
+                colour=colours[0],
+                **values,
+            )
+        else:
+            said = t.gettext(
+                "Hard mode: guess {number} ({clue}) rules out a code with any of {colours}.",
+                colours=t.join(colours),
+                **values,
+            )
+    elif clue.broken is Broken.TOO_MANY_COLOURS:
+        said = t.ngettext(
+            "Hard mode: guess {number} ({clue}) says the secret has only {count} of its "
+            "colours; your guess has {got}.",
+            "Hard mode: guess {number} ({clue}) says the secret has only {count} of its "
+            "colours; your guess has {got}.",
+            wanted,
+            got=got,
+            **values,
+        )
+    else:
+        placed, yours = clue.answer[0], clue.would_earn[0]
+        if placed == 0:
+            said = t.gettext(
+                "Hard mode: guess {number} ({clue}) says none of its pegs is in the right "
+                "place; your guess has {got} of them in the same place.",
+                got=yours,
+                **values,
+            )
+        else:
+            said = t.ngettext(
+                "Hard mode: guess {number} ({clue}) says exactly {count} of its pegs is in "
+                "the right place; your guess has {got} of them in the same place.",
+                "Hard mode: guess {number} ({clue}) says exactly {count} of its pegs are in "
+                "the right place; your guess has {got} of them in the same place.",
+                placed,
+                got=yours,
+                **values,
+            )
+    rule = t.gettext("In hard mode every guess must fit every answer so far.")
+    return f"🚫 {said}\n{rule}"
+
+
+def hint_text(
+    hint: Hint, level: int, hints: int, space: CodeSpace, hard: bool, *, t: Messages
+) -> str:
+    """What a Hint press shows its player: the codes left, then (a second press) a code."""
+    left = t.ngettext(
+        "**{count}** code still fits every answer so far.",
+        "**{count}** codes still fit every answer so far.",
+        hint.remaining,
+        count=t.number(hint.remaining),
+    )
+    used = t.ngettext("{count} hint used in this game.", "{count} hints used in this game.", hints)
+    if level < 2 or hint.guess is None:
+        more = t.gettext("Press Hint again for a code worth guessing.")
+        return f"💡 {left} {more}\n{used}"
+    code = text.code_line(space, hint.guess)
+    if hard:
+        said = t.gettext(
+            "Try {code}: of the codes that fit every answer, it leaves the fewest in the "
+            "worst case (Knuth's rule).",
+            code=code,
+        )
+    elif hint.fits:
+        said = t.gettext("Knuth's algorithm would guess {code} next.", code=code)
+    else:
+        said = t.gettext(
+            "Knuth's algorithm would guess {code} next. It can't be the secret, but whatever "
+            "its answer, it leaves the fewest codes.",
+            code=code,
+        )
+    return f"💡 {said} {left}\n{used}"
+
+
+def mark_board(embed: discord.Embed, game: PlayGame, *, t: Messages) -> discord.Embed:
+    """A play board's notes on how it is played: hard mode, and the hints asked for."""
+    if game.hard:
+        embed.add_field(
+            name=t.gettext("Hard mode"),
+            value=t.gettext("every guess must fit every answer so far"),
+        )
+    if game.hints:
+        embed.add_field(name=t.gettext("Hints used"), value=t.number(game.hints))
+    return embed

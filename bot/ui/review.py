@@ -1,0 +1,119 @@
+"""The post-game review as its player sees it, and the Review button that opens it.
+
+`review_button` goes on the finished board of any game a player cracks (play, daily, race):
+its custom_id carries the game id only, so the review is worked out when clicked, also after a
+restart. The review itself is an embed sent privately: a field per guess (the codes possible
+before and after it, whether it could have been the secret, the most codes it could have left,
+and Knuth's guess from the same position with the most that one could have left), under a
+summary line.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import discord
+
+from bot.engine.codes import CodeSpace
+from bot.engine.job_types import ReviewedGuess
+from bot.engine.review import ReviewSummary
+from bot.ui import ids, text
+from bot.ui.i18n import Messages
+
+COLOUR = discord.Colour.teal()
+
+
+def review_button(game_id: int, *, t: Messages) -> discord.ui.Button[Any]:
+    """The button that opens a finished game's review, privately, for whoever clicks it."""
+    return discord.ui.Button(
+        label=t.pgettext("button", "Review"),
+        emoji="🔍",
+        style=discord.ButtonStyle.secondary,
+        custom_id=ids.REVIEW.id(game_id),
+    )
+
+
+def review_embed(
+    game_id: int,
+    space: CodeSpace,
+    rows: Sequence[ReviewedGuess],
+    summary: ReviewSummary,
+    *,
+    t: Messages,
+) -> discord.Embed:
+    """The review: the summary, then one field per guess (at most 20, under Discord's 25)."""
+    embed = discord.Embed(title=t.gettext("Review of game {game}", game=game_id), colour=COLOUR)
+    embed.description = summary_text(summary, t=t)
+    for row in rows:
+        embed.add_field(
+            name=_row_title(space, row, t), value=row_text(space, row, t=t), inline=False
+        )
+    return embed
+
+
+def summary_text(summary: ReviewSummary, *, t: Messages) -> str:
+    """The line above a review: how many guesses were as good as Knuth's, and the one furthest
+    behind. Guesses are judged by the most codes they could have left, as Knuth judges his."""
+    if summary.guesses == 0:
+        return t.gettext("No guesses to review: none was made in this game.")
+    good = t.ngettext(
+        "**{good} of {count}** guess as good as Knuth's, judged by the most codes each "
+        "could have left.",
+        "**{good} of {count}** guesses as good as Knuth's, judged by the most codes each "
+        "could have left.",
+        summary.guesses,
+        good=t.number(summary.as_good),
+    )
+    behind = summary.furthest_behind
+    if behind is None or behind.knuth_leaves is None:
+        return f"🧠 {good}"
+    furthest = t.ngettext(
+        "Furthest behind: guess {number} could have left up to {count} code, where Knuth's "
+        "could have left at most {knuth}.",
+        "Furthest behind: guess {number} could have left up to {count} codes, where Knuth's "
+        "could have left at most {knuth}.",
+        behind.leaves.worst,
+        number=behind.number,
+        knuth=t.number(behind.knuth_leaves.worst),
+    )
+    return f"🧠 {good}\n{furthest}"
+
+
+def _row_title(space: CodeSpace, row: ReviewedGuess, t: Messages) -> str:
+    return t.gettext(
+        "Guess {number}: {code} → {pegs}",
+        number=row.number,
+        code=f"{space.emoji(row.guess)} {space.letters(row.guess)}",
+        pegs=text.pegs(*row.answer),
+    )
+
+
+def row_text(space: CodeSpace, row: ReviewedGuess, *, t: Messages) -> str:
+    """One guess reviewed, in three lines."""
+    possible = t.gettext(
+        "Codes possible: **{before}** → **{after}**",
+        before=t.number(row.before),
+        after=t.number(row.after),
+    )
+    if row.could_be_secret:
+        secret = "✅ " + t.gettext("it could have been the secret")
+    else:
+        secret = "❌ " + t.gettext("it could not have been the secret")
+    left = t.ngettext(
+        "This guess could have left up to **{count}** code.",
+        "This guess could have left up to **{count}** codes.",
+        row.leaves.worst,
+    )
+    if row.knuth_guess is None or row.knuth_leaves is None:
+        knuth = t.gettext("🧠 Knuth: the same, it was the only code left.")
+    else:
+        verdict = "✅" if row.as_good_as_knuth else "⚠️"
+        knuth = t.ngettext(
+            "🧠 Knuth would have guessed {code}: up to **{count}** code. {verdict}",
+            "🧠 Knuth would have guessed {code}: up to **{count}** codes. {verdict}",
+            row.knuth_leaves.worst,
+            code=text.code_line(space, row.knuth_guess),
+            verdict=verdict,
+        )
+    return f"{possible} · {secret}\n{left}\n{knuth}"
