@@ -70,8 +70,13 @@ async def refuse_if_taken(store: Store, channel_id: int) -> None:
 
 
 def may_end(game: rules.Game, actor: Actor) -> None:
-    """The starter or a member who can manage messages may end a game."""
-    if actor.user_id != game.starter_id and not actor.moderator:
+    """The starter or a member who can manage messages may end a game; a daily game is its
+    player's alone (a moderator ending it would cost them the day)."""
+    if actor.user_id == game.starter_id:
+        return
+    if isinstance(game, rules.DailyGame):
+        raise NotYourGame(game.starter_id, reason=OwnerReason.OWNER)
+    if not actor.moderator:
         raise NotYourGame(game.starter_id, reason=OwnerReason.END)
 
 

@@ -437,6 +437,18 @@ def rules(*, t: Messages) -> discord.Embed:
         inline=False,
     )
     embed.add_field(
+        name=t.gettext("Every day, together, harder"),
+        value=t.gettext(
+            "`/mastermind daily`: one code a day for everybody, played privately, with a "
+            "spoiler-free result to share and a streak to keep. `/mastermind race`: everyone "
+            "who joins cracks the same code on their own board; first to crack it wins. "
+            "`hard:true` (play, daily, race): every guess must fit every answer so far. "
+            "**Hint** on a board tells how many codes are left, then a code worth guessing; "
+            "**Review** after a game compares each guess with Knuth's."
+        ),
+        inline=False,
+    )
+    embed.add_field(
         name=t.gettext("More"),
         value=t.gettext(
             "`/mastermind board` shows the board again · `/mastermind giveup` ends the game · "

@@ -69,3 +69,21 @@ async def test_only_the_starter_or_a_moderator_ends_a_game(store: Store) -> None
     moderator = Actor(user_id=3, guild_id=GUILD, channel_id=CHANNEL, moderator=True, source="i:9")
     ended = await common.give_up(store, game.id, moderator)
     assert ended.is_over and ended.ended_by == 3
+
+
+async def test_a_daily_game_is_ended_by_its_player_only_not_by_a_moderator(store: Store) -> None:
+    from bot.engine.game import new_daily_game
+
+    game = await store.start(
+        new_daily_game(
+            guild_id=GUILD, channel_id=CHANNEL, player_id=1, puzzle=5, secret=(0, 1, 2, 3)
+        )
+    )
+    assert game.id is not None
+    moderator = Actor(user_id=3, guild_id=GUILD, channel_id=CHANNEL, moderator=True, source="i:9")
+    with pytest.raises(NotYourGame) as refused:
+        await common.give_up(store, game.id, moderator)
+    assert refused.value.reason is OwnerReason.OWNER
+    assert not (await store.game(game.id) or game).is_over  # nothing stored
+    ended = await common.give_up(store, game.id, ALICE)
+    assert ended.is_over and ended.ended_by == 1

@@ -17,11 +17,13 @@ from babel.messages.extract import extract_from_dir
 from babel.messages.pofile import read_po
 from discord import app_commands
 
+from bot.engine import errors as engine_errors_module
 from bot.engine import game as rules
 from bot.engine.codes import CodeSpace
 from bot.engine.errors import NotYourGame, OwnerReason
 from bot.engine.game import GameAlreadyActive, GameError, GameKind, Variant
 from bot.modes.common import BadChoice, NotHere
+from bot.modes.race import RaceNeedsServer
 from bot.modes.review import ReviewNotYet
 from bot.solver_pool import (
     ONE_PER_PLAYER,
@@ -187,6 +189,19 @@ def engine_errors() -> Iterator[BaseException]:
     yield GameAlreadyActive(1, GameKind.PLAY)
     yield GameAlreadyActive(1, GameKind.SOLVE)
     yield rules.DailyAlreadyPlayed(7)
+    yield from (
+        cls()
+        for cls in (
+            engine_errors_module.NotInRace,
+            engine_errors_module.AlreadyJoined,
+            engine_errors_module.RaceFull,
+            engine_errors_module.RaceNotStarted,
+            engine_errors_module.RaceStarted,
+            engine_errors_module.RaceFinished,
+        )
+    )
+    yield RaceNeedsServer()
+    yield rules.WrongGameKind("That belongs to a race; this game is not one.")
     yield from (NotYourGame(5, reason=reason) for reason in OwnerReason)
     yield errors.Unpicked([1, 3])
 
