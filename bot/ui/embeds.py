@@ -325,6 +325,7 @@ def _race_record(record: PlayerStats, t: Messages) -> str:
         won=t.number(record.won),
         rate=t.percent(record.win_rate),
     )
+    line += " · " + _average(record, t)
     if record.best:
         line += " · " + t.gettext("best {guesses}", guesses=words.guesses(t, record.best))
     marks = _marks(record, t)
@@ -361,11 +362,24 @@ def leaderboard(
             )
         else:
             line = t.gettext("{player}: {won} won of {played}", **values)
+        if kind is GameKind.RACE and row.played:
+            line += " · " + _average(row, t)
         if row.hard_won:
             line += " 💪"
+        if row.hinted:
+            line += " 💡"
         lines.append(f"{_badge(place)} {line}")
     embed.description = "\n".join(lines)
+    if any(row.hard_won or row.hinted for row in rows):
+        embed.set_footer(text=t.gettext("💪 won in hard mode · 💡 played with hints"))
     return embed
+
+
+def _average(record: PlayerStats, t: Messages) -> str:
+    """'4.3 guesses on average' over every game the player guessed in."""
+    return t.gettext(
+        "{average} guesses on average", average=t.decimal(record.guesses / record.played, 1)
+    )
 
 
 def daily_leaderboard(
