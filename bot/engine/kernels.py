@@ -18,7 +18,10 @@ there are too many multisets, then hits are counted colour by colour) and `table
 come from the table (a row gather) when there is one; otherwise from a scalar loop for a few
 candidates, or, for many, as a sum of precomputed rows (`answer_rows`): vector adds only. Guesses
 that are not candidates are scored while they are enumerated (`scan_canonical`), each sharing
-the part of its answers that its first pegs make with the guess before it.
+the part of its answers that its first pegs make with the guess before it; and a guess's
+colours alone bound its score (its hits against every candidate depend only on them, the
+blacks can split each hit class only so far), so colours that cannot beat the best guess so
+far are never enumerated (the multiset cut: `multisets`, `viable_multisets`).
 """
 
 from __future__ import annotations
@@ -35,6 +38,9 @@ F = TypeVar("F", bound=Callable[..., Any])
 
 Tables = tuple[np.ndarray, ...]
 """codes, counts, cmask, ms, hits, table: see the module's docstring."""
+
+Sets = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]
+"""add, start, full_ms, full_counts: the colour multisets of `multisets`."""
 
 CHUNK = 64
 """Answers are computed this many at a time, so a guess that cannot win stops soon."""
@@ -349,6 +355,214 @@ def lowest_in_orbit(
 
 
 @jit
+def multisets(tables: Tables, duplicates: bool) -> Sets:
+    """Every colour multiset of 0 to `pegs` pegs (the colours of a guess's first pegs), for
+    the multiset cut of `scan_canonical`: (`add`, `start`, `full_ms`, `full_counts`).
+
+    Multisets are numbered by size, then by their colour counts read as a number (as
+    `Scorer.tables` numbers the full ones: full multiset start[pegs] + f is number f there);
+    those of size k are start[k] .. start[k + 1] - 1; add[m, c] is the multiset m plus one peg
+    of colour c (-1 if that is not a multiset of at most `pegs` pegs, or repeats a colour
+    without duplicates); full_ms[f] is the number in `tables` of full multiset start[pegs] + f
+    (its row of the hits table) and full_counts[f] its colour counts."""
+    codes, counts, ms = tables[0], tables[1], tables[3]
+    pegs, colours = codes.shape[1], counts.shape[1]
+    most = pegs if duplicates else 1  # pegs of one colour
+    radix = np.ones(colours, np.int64)
+    for c in range(1, colours):
+        radix[c] = radix[c - 1] * (pegs + 1)
+    total = 1
+    level = 1
+    for k in range(pegs):  # multisets (or sets) of k + 1 pegs
+        level = level * ((colours + k) if duplicates else (colours - k)) // (k + 1)
+        total += level
+    # every multiset in increasing order of its number: an odometer over the colour counts
+    found = np.zeros(total, np.int64)
+    held_by = np.zeros(total, np.int64)
+    count = np.zeros(colours, np.int64)
+    key = 0
+    held = 0
+    i = 0
+    while True:
+        found[i] = key
+        held_by[i] = held
+        i += 1
+        c = 0
+        while c < colours and (held == pegs or count[c] == most):
+            held -= count[c]
+            key -= count[c] * radix[c]
+            count[c] = 0
+            c += 1
+        if c == colours:
+            break
+        count[c] += 1
+        held += 1
+        key += radix[c]
+    start = np.zeros(pegs + 2, np.int64)
+    for i in range(total):
+        start[held_by[i] + 1] += 1
+    for k in range(pegs + 1):
+        start[k + 1] += start[k]
+    keys = np.empty(total, np.int64)
+    fill = start[:-1].copy()
+    for i in range(total):  # by size, each size still in increasing order
+        keys[fill[held_by[i]]] = found[i]
+        fill[held_by[i]] += 1
+    add = np.empty((total, colours), np.int32)
+    add[:] = -1
+    for k in range(pegs):
+        for i in range(start[k], start[k + 1]):
+            for c in range(colours):
+                if (keys[i] // radix[c]) % (pegs + 1) == most:
+                    continue
+                wanted = keys[i] + radix[c]
+                lo, hi = start[k + 1], start[k + 2]  # binary search among size k + 1
+                while lo < hi:
+                    mid = (lo + hi) // 2
+                    if keys[mid] < wanted:
+                        lo = mid + 1
+                    else:
+                        hi = mid
+                add[i, c] = lo
+    weight = np.ones(pegs, np.int64)
+    for p in range(pegs - 2, -1, -1):
+        weight[p] = weight[p + 1] * (colours if duplicates else colours - p - 1)
+    full_ms = np.zeros(start[pegs + 1] - start[pegs], np.int64)
+    full_counts = np.zeros((full_ms.size, colours), np.uint8)
+    for f in range(full_ms.size):
+        key = keys[start[pegs] + f]
+        p = 0
+        index = 0
+        taken = 0
+        for c in range(colours):  # the code of the multiset's colours in increasing order
+            full_counts[f, c] = (key // radix[c]) % (pegs + 1)
+            for _ in range(full_counts[f, c]):
+                digit = c
+                if not duplicates:
+                    digit = 0
+                    for smaller in range(c):
+                        if not taken >> smaller & 1:
+                            digit += 1
+                    taken |= 1 << c
+                index += digit * weight[p]
+                p += 1
+        full_ms[f] = ms[index] if ms.size == codes.shape[0] else 0
+    return add, start, full_ms, full_counts
+
+
+@jit
+def classes_per_hits(pegs: int) -> np.ndarray:
+    """How many answers a guess that is not a candidate can give a target with h hits: h + 1
+    (0 to h blacks), but only pegs - 1 for h = pegs (pegs - 1 blacks cannot be, pegs would
+    be the guess itself)."""
+    caps = np.arange(1, pegs + 2)
+    caps[pegs] = max(1, pegs - 1)
+    return caps
+
+
+@jit
+def spread_bound(rule: int, sizes: np.ndarray, caps: np.ndarray, plogp: np.ndarray) -> int:
+    """The best score a guess could reach if the sizes[h] targets with h hits spread as evenly
+    as possible over their caps[h] answers (a lower bound of its real score)."""
+    score = 0
+    for h in range(sizes.size):
+        size = sizes[h]
+        if size == 0:
+            continue
+        q = size // caps[h]
+        r = size % caps[h]
+        if rule == MINIMAX:
+            score = max(score, q + 1 if r else q)
+        elif rule == EXPECTED_SIZE:
+            score += r * (q + 1) * (q + 1) + (caps[h] - r) * q * q
+        elif rule == ENTROPY:
+            score += r * plogp[q + 1] + (caps[h] - r) * plogp[q]
+        else:
+            score -= min(size, caps[h])
+    return score
+
+
+@jit
+def viable_multisets(
+    tables: Tables,
+    sets: Sets,
+    rule: int,
+    plogp: np.ndarray,
+    targets: np.ndarray,
+    groups: np.ndarray,
+    weights: np.ndarray,
+    best: int,
+    viable: np.ndarray,
+) -> None:
+    """viable[m] = whether a guess whose colours include the multiset m could score below
+    `best`. A guess's hits against each target depend only on its colour multiset; the
+    blacks then split each hit class into at most `classes_per_hits` answers, so
+    `spread_bound` of the hit classes bounds the score of every order of those colours.
+    Targets come grouped by colour multiset (`groups`, `weights` of them; none without a hits
+    table: then target by target)."""
+    codes, counts, hits = tables[0], tables[1], tables[4]
+    pegs, colours = codes.shape[1], counts.shape[1]
+    add, start, full_ms, full_counts = sets
+    if best == NO_SCORE:  # no bound yet
+        viable[:] = True
+        return
+    caps = classes_per_hits(pegs)
+    sizes = np.zeros(pegs + 1, np.int64)
+    with_hits = groups.size > 0
+    first = start[pegs]
+    for f in range(start[pegs + 1] - first):
+        sizes[:] = 0
+        ok = True
+        if with_hits:
+            row = hits[full_ms[f]]
+            for i in range(groups.size):
+                h = row[groups[i]]
+                sizes[h] += weights[i]
+                if rule == MINIMAX and sizes[h] > (best - 1) * caps[h]:
+                    ok = False
+                    break
+        else:
+            for j in range(targets.size):
+                h = 0
+                for c in range(colours):
+                    h += min(full_counts[f, c], counts[targets[j], c])
+                sizes[h] += 1
+                if rule == MINIMAX and sizes[h] > (best - 1) * caps[h]:
+                    ok = False
+                    break
+        viable[first + f] = ok and spread_bound(rule, sizes, caps, plogp) < best
+    for k in range(pegs - 1, -1, -1):
+        for i in range(start[k], start[k + 1]):
+            v = False
+            for c in range(colours):
+                if add[i, c] >= 0 and viable[add[i, c]]:
+                    v = True
+                    break
+            viable[i] = v
+
+
+@jit
+def target_groups(tables: Tables, targets: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The targets' colour multisets (numbers in `tables`) and how many targets have each;
+    empty without a hits table."""
+    ms, hits = tables[3], tables[4]
+    if hits.shape[0] <= 1:
+        return np.zeros(0, np.int64), np.zeros(0, np.int64)
+    slot = np.full(hits.shape[0], -1, np.int64)
+    groups = np.empty(targets.size, np.int64)
+    weights = np.zeros(targets.size, np.int64)
+    k = 0
+    for j in range(targets.size):
+        m = ms[targets[j]]
+        if slot[m] < 0:
+            slot[m] = k
+            groups[k] = m
+            k += 1
+        weights[slot[m]] += 1
+    return groups[:k], weights[:k]
+
+
+@jit
 def scan_canonical(
     tables: Tables,
     duplicates: bool,
@@ -362,12 +576,16 @@ def scan_canonical(
     best: int,
     best_guess: int,
     stop_at: int,
+    sets: Sets,
 ) -> tuple[int, int]:
     """Like `scan` over every canonical guess that is not a candidate (`mark`), in increasing
     order, needing a score strictly below `best`; but the guesses are enumerated position by
     position (as in `canonical_pool`) and their answers built up along the way: a guess
     sharing its first pegs with the one before shares their part of every answer, so each
-    guess costs about two vector adds before its answers are counted."""
+    guess costs about two vector adds before its answers are counted. The multiset cut: first
+    pegs whose colours no guess scoring below `best` can contain (`viable_multisets`, over
+    `sets`) are not extended; the cut only drops guesses that cannot win, so the order and
+    the result are those of the full scan."""
     codes, counts = tables[0], tables[1]
     pegs, colours = codes.shape[1], counts.shape[1]
     n = targets.size
@@ -396,6 +614,11 @@ def scan_canonical(
     frees = np.zeros(pegs, np.int64)
     gones = np.zeros(pegs, np.int64)
     taken = np.zeros(pegs, np.int64)
+    add = sets[0]
+    subset = np.zeros(pegs + 1, np.int64)  # the multiset of the first pegs (`multisets`)
+    groups, weights = target_groups(tables, targets)
+    viable = np.empty(add.shape[0], np.bool_)
+    viable_multisets(tables, sets, rule, plogp, targets, groups, weights, best, viable)
     pos = 0
     while pos >= 0:
         c = next_colour[pos]
@@ -420,6 +643,9 @@ def scan_canonical(
                 if rank[c] != g:
                     continue
                 g += 1
+        sub = add[subset[pos], c]
+        if not viable[sub]:
+            continue
         if duplicates:
             digit = c
         else:
@@ -431,6 +657,7 @@ def scan_canonical(
         black_row = black[pos * colours + c]
         more_row = more[c * pegs + have[pos, c]]
         here = partial[pos]
+        subset[pos + 1] = sub
         if pos + 1 < pegs:
             there = partial[pos + 1]
             for j in range(n):
@@ -476,6 +703,7 @@ def scan_canonical(
             best_guess = code
             if best <= stop_at:
                 return best, best_guess
+            viable_multisets(tables, sets, rule, plogp, targets, groups, weights, best, viable)
     return best, best_guess
 
 
@@ -490,11 +718,13 @@ def exact_best(
     used: int,
     perms: np.ndarray,
     mark: np.ndarray,
+    sets: Sets,
 ) -> int:
     """The exact best guess at a node: every canonical guess, candidates first, each pass in
     increasing order, stopping once a guess reaches the rule's lower bound. `perms`: the
     symmetries that fix every guess so far (see `lowest_in_orbit`; the identity first; any
-    subset of them is correct, more of them make the pool smaller)."""
+    subset of them is correct, more of them make the pool smaller); `sets`: the space's
+    `multisets`, for the multiset cut of the guesses that are not candidates."""
     codes, counts, cmask = tables[0], tables[1], tables[2]
     n = cands.size
     present = 0
@@ -526,25 +756,10 @@ def exact_best(
         best = scan(tables, rule, plogp, seeds, mark, targets, best, -1, 0, -NO_SCORE)[0]
         best = best + 1  # so a candidate with that score still wins
     best, guess = scan(tables, rule, plogp, first[:k], mark, targets, best, -1, 1, low_candidate)
-    if best > low_other and tables[5].shape[0] == codes.shape[0]:  # a full table: gathers
-        pool = np.empty(codes.shape[0], np.int32)
-        size = canonical_pool(codes.shape[1], counts.shape[1], duplicates, used, absent, pool)
-        others = np.empty(size, np.int32)
-        k = 0
-        for i in range(size):
-            if not mark[pool[i]] and (
-                not orbits
-                or lowest_in_orbit(codes, duplicates, kind, by_rank, perms, mapped, pool[i])
-            ):
-                others[k] = pool[i]
-                k += 1
-        best, guess = scan(
-            tables, rule, plogp, others[:k], mark, targets, best, guess, 1, low_other
-        )
-    elif best > low_other:
+    if best > low_other:  # (even with a full table: enumerating is faster than gathers)
         best, guess = scan_canonical(
             tables, duplicates, used, absent, perms, rule, plogp, targets, mark, best, guess,
-            low_other,
+            low_other, sets,
         )  # fmt: skip
     for j in range(n):
         mark[cands[j]] = 0
@@ -589,6 +804,7 @@ def sweep(
     scratch = np.empty(n, np.int32)
     reply = np.empty(n, np.uint8)
     mark = np.zeros(codes.shape[0], np.uint8)
+    sets = multisets(tables, duplicates)
     starts = np.zeros(width + 1, np.int64)
     room = distribution.size * width + bounds.size
     stack_lo = np.empty(room, np.int64)
@@ -619,7 +835,7 @@ def sweep(
                 distribution[d + 1] += 1
             continue
         else:
-            guess = exact_best(tables, duplicates, classes, rule, plogp, cands, u, here, mark)
+            guess = exact_best(tables, duplicates, classes, rule, plogp, cands, u, here, mark, sets)
         feedback(tables, guess, cands, reply[:size])
         starts[:] = 0
         for j in range(size):

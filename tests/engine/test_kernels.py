@@ -3,6 +3,8 @@ every rule and every scoring path, and the exact search against a search over ev
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 import pytest
 
@@ -16,11 +18,16 @@ from bot.engine.strategies import STRATEGIES, Strategy, get_strategy
 RULES = [get_strategy(name) for name in ("knuth", "expected-size", "entropy", "most-parts")]
 
 
-def reference_best(strategy: Strategy, space: CodeSpace, pool, targets, mark) -> tuple[int, int]:
-    """(score, guess) by the rule's NumPy score and Knuth's tie-break, scoring all of `pool`."""
+def reference_best(
+    strategy: Strategy, space: CodeSpace, pool, targets, mark, block=None
+) -> tuple[int, int]:
+    """(score, guess) by the rule's NumPy score and Knuth's tie-break, scoring all of `pool`
+    (`block`: their answers against `targets`, if already known)."""
     scorer = context_for(*space.key).scorer
     assert strategy.score is not None
-    scores = strategy.score(class_counts(scorer.block(pool, targets), scorer.width))
+    if block is None:
+        block = scorer.block(pool, targets)
+    scores = strategy.score(class_counts(block, scorer.width))
     key = min((int(s), -int(mark[g]), int(g)) for s, g in zip(scores, pool, strict=True))
     return key[0], key[2]
 
@@ -101,11 +108,18 @@ def nodes(space: CodeSpace, first: str, depth: int) -> list[tuple[np.ndarray, in
 
 @pytest.mark.parametrize(
     ("variant", "first", "depth"),
-    [((4, 6, True), "1123", 1), ((4, 6, True), "1122", 2), ((3, 5, False), "123", 1)],
+    [
+        ((4, 6, True), "1123", 1),
+        ((4, 6, True), "1122", 2),
+        ((3, 5, False), "123", 1),
+        ((5, 5, True), "11223", 1),  # no full table: guesses enumerated (`scan_canonical`)
+        ((5, 7, False), "12345", 1),
+    ],
 )
 def test_symmetry_reduction_picks_the_same_guess_as_a_full_search(variant, first, depth) -> None:
-    """Free colours, absent colours and position symmetries: the same guess as scoring every
-    code, for every rule, at every position (with absent colours from depth 2 on)."""
+    """Free colours, absent colours, position symmetries and the multiset cut: the same guess
+    as scoring every code, for every rule, at every position (with absent colours from depth 2
+    on)."""
     space = CodeSpace(*variant)
     context = context_for(*variant)
     every = np.arange(space.size)
@@ -113,8 +127,9 @@ def test_symmetry_reduction_picks_the_same_guess_as_a_full_search(variant, first
         mark = np.zeros(space.size, dtype=np.uint8)
         mark[node] = 1
         symmetry = symmetries(space, [space.codes[g] for g in guesses])
+        block = context.scorer.block(every, node)
         for strategy in RULES:
-            _, full = reference_best(strategy, space, every, node, mark)
+            _, full = reference_best(strategy, space, every, node, mark, block)
             assert context.best_guess(strategy, node, used, None, symmetry=symmetry) == full
 
 
@@ -136,3 +151,74 @@ def test_every_strategy_has_a_kernel_rule_or_is_random() -> None:
     for strategy in STRATEGIES.values():
         assert strategy.rule in (None, *(s.rule for s in RULES))
         assert (strategy.rule is None) == (strategy.score is None)
+
+
+@pytest.mark.parametrize("variant", [(4, 6, True), (5, 8, True), (3, 5, False), (4, 10, False)])
+def test_multisets_are_numbered_like_the_tables(variant) -> None:
+    """A code's first pegs, added peg by peg, lead to its full multiset, which has the number
+    the tables give it (so its hits row is the tables' one)."""
+    space = CodeSpace(*variant)
+    tables = context_for(*variant).scorer.tables
+    add, start, full_ms, full_counts = context_for(*variant).multisets
+    expected = [
+        math.comb(space.colours + k - 1, k) if space.duplicates else math.comb(space.colours, k)
+        for k in range(space.pegs + 1)
+    ]
+    assert np.diff(start).tolist() == expected
+    assert full_ms.tolist() == list(range(len(full_ms)))
+    for index in np.random.default_rng(3).choice(space.size, 200):
+        m = 0
+        for colour in space.codes[index]:
+            m = add[m, colour]
+        assert m == start[space.pegs] + tables[3][index]
+        assert full_counts[m - start[space.pegs]].tolist() == space.counts[index].tolist()
+    if not space.duplicates:
+        assert add[add[0, 2], 2] == -1  # a colour cannot repeat
+
+
+@pytest.mark.parametrize("variant", [(5, 6, True), (4, 7, False)])
+@pytest.mark.parametrize("strategy", RULES, ids=lambda s: s.name)
+def test_the_multiset_cut_keeps_every_guess_that_could_win(variant, strategy: Strategy) -> None:
+    """A guess that is not a candidate and scores s keeps its colours, and all their first
+    pegs, viable for any bound above s; without a hits table (colour by colour) the cut is the
+    same; and the cut drops something once the bound is the best score."""
+    space = CodeSpace(*variant)
+    context = context_for(*variant)
+    tables, sets = context.scorer.tables, context.multisets
+    none = np.zeros((1, 1), dtype=np.uint8)
+    plain = (*tables[:3], np.zeros(1, dtype=np.int32), none, none)
+    add, start = sets[0], sets[1]
+    rng = np.random.default_rng(4)
+    dropped = 0
+    for n in (3, 12, 40, 300):
+        targets = np.sort(rng.choice(space.size, n, replace=False)).astype(np.int32)
+        mark = np.zeros(space.size, dtype=np.uint8)
+        mark[targets] = 1
+        guesses = np.setdiff1d(rng.choice(space.size, 60, replace=False), targets)
+        assert strategy.score is not None
+        scores = strategy.score(class_counts(context.scorer.block(guesses, targets), 64))
+        best = int(scores.min())
+        for cut_at in (best, best + 1, int(scores.max()) + 1):
+            viable = np.zeros(len(add), dtype=np.bool_)
+            groups, weights = kernels.target_groups(tables, targets)
+            kernels.viable_multisets(
+                tables, sets, strategy.rule, context.plogp, targets, groups, weights, cut_at,
+                viable,
+            )  # fmt: skip
+            alike = np.zeros(len(add), dtype=np.bool_)
+            groups, weights = kernels.target_groups(plain, targets)
+            assert len(groups) == 0
+            kernels.viable_multisets(
+                plain, sets, strategy.rule, context.plogp, targets, groups, weights, cut_at,
+                alike,
+            )  # fmt: skip
+            assert (viable == alike).all()
+            for guess, scored in zip(guesses, scores, strict=True):
+                m = 0
+                for colour in space.codes[guess]:
+                    m = add[m, colour]
+                    if scored < cut_at:
+                        assert viable[m], (n, guess, scored, cut_at)
+                assert m == start[space.pegs] + tables[3][guess]
+                dropped += not viable[m]
+    assert dropped > 0
