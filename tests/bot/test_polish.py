@@ -118,6 +118,8 @@ async def test_the_synced_commands_carry_polish(
         "simulate": "symuluj",
         "stats": "statystyki",
         "leaderboard": "ranking",
+        "daily": "dzienna",
+        "race": "wyścig",
     }
     for sub in subcommands.values():
         assert set(sub["description_localizations"]) == {"pl"}
