@@ -31,6 +31,7 @@ import time
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import cache, cached_property
+from typing import Any
 
 import numpy as np
 
@@ -58,7 +59,21 @@ CHUNK_GUESSES = 256
 
 
 class TooLarge(ValueError):
-    """The variant's code space is beyond what the solver can search in its time budget."""
+    """The variant's code space is beyond what the solver can search in its time budget.
+    `pegs`, `colours`, `size` and `limit` let any language say so with the numbers."""
+
+    def __init__(self, message: str, *, pegs: int, colours: int, size: int, limit: int) -> None:
+        super().__init__(message)
+        self.pegs, self.colours, self.size, self.limit = pegs, colours, size, limit
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Raised in a solver worker, it crosses to the bot process by pickle, numbers too."""
+        numbers = {"pegs": self.pegs, "colours": self.colours, "size": self.size}
+        return (_too_large, (str(self), numbers, self.limit))
+
+
+def _too_large(message: str, numbers: dict[str, int], limit: int) -> TooLarge:
+    return TooLarge(message, limit=limit, **numbers)
 
 
 @dataclass(frozen=True)
@@ -156,7 +171,11 @@ def check_size(space: CodeSpace) -> None:
     if space.size > MAX_CODES:
         raise TooLarge(
             f"{space.pegs} pegs x {space.colours} colours has {space.size:,} codes; the solver "
-            f"handles up to {MAX_CODES:,}. Use fewer pegs or colours."
+            f"handles up to {MAX_CODES:,}. Use fewer pegs or colours.",
+            pegs=space.pegs,
+            colours=space.colours,
+            size=space.size,
+            limit=MAX_CODES,
         )
 
 

@@ -186,7 +186,14 @@ def _engine_error(error: Exception, t: Messages) -> str:
         return _engine_says(
             error,
             t,
-            t.gettext("That variant has too many codes for the solver. Use fewer pegs or colours."),
+            t.gettext(
+                "{pegs} pegs × {colours} colours make {size} codes; the solver handles up to "
+                "{limit}. Use fewer pegs or colours.",
+                pegs=t.number(error.pegs),
+                colours=t.number(error.colours),
+                size=t.number(error.size),
+                limit=t.number(error.limit),
+            ),
         )
     if isinstance(error, SolverUnavailable):
         return _engine_says(

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import ast
 import gettext
+import pickle
 import re
 import string
 from collections.abc import Iterator
@@ -22,6 +23,7 @@ from bot.engine import game as rules
 from bot.engine.codes import CodeSpace
 from bot.engine.errors import NotYourGame, OwnerReason
 from bot.engine.game import GameAlreadyActive, GameError, GameKind, Variant
+from bot.engine.search import TooLarge, check_size
 from bot.modes.common import BadChoice, NotHere
 from bot.modes.race import RaceNeedsServer
 from bot.modes.review import ReviewNotYet
@@ -201,6 +203,7 @@ def engine_errors() -> Iterator[BaseException]:
         )
     )
     yield RaceNeedsServer()
+    yield _raised(lambda: check_size(CodeSpace(8, 10)))
     yield rules.WrongGameKind("That belongs to a race; this game is not one.")
     yield from (NotYourGame(5, reason=reason) for reason in OwnerReason)
     yield errors.Unpicked([1, 3])
@@ -225,6 +228,15 @@ def test_english_replies_repeat_the_engines_own_words(error: BaseException) -> N
     polish = errors.friendly(error, PL)
     assert polish != said
     assert not english_words(polish), polish
+
+
+def test_a_variant_too_large_is_refused_with_its_numbers_in_every_language() -> None:
+    error = _raised(lambda: check_size(CodeSpace(8, 10)))
+    assert isinstance(error, TooLarge)
+    crossed = pickle.loads(pickle.dumps(error))  # as it comes back from a solver worker
+    assert (crossed.pegs, crossed.colours, crossed.size) == (8, 10, 10**8)
+    polish = errors.friendly(crossed, PL).replace("\xa0", " ")  # Polish groups with a space
+    assert "100 000 000" in polish and "1 000 000" in polish and "8" in polish
 
 
 def test_every_fixed_sentence_is_raised_below() -> None:
