@@ -68,14 +68,11 @@ class MastermindBot(commands.AutoShardedBot):
             self.store = await open_store(self.settings.database)
         self.solver = SolverPool(self.settings.solver_workers, self.settings.solver_time_budget)
         await self.solver.warm_up()
-        from bot.cogs.daily import DailyModals
         from bot.cogs.mastermind import Mastermind
-        from bot.cogs.play import CodeModals
+        from bot.cogs.modals import CodeModals
 
         await self.add_cog(Mastermind(self))
         await self.add_cog(CodeModals())
-        await self.add_cog(DailyModals())
-        await self.add_cog(race.RaceModals())
         self.add_dynamic_items(*cogs.DYNAMIC_ITEMS)
         self.tree.error(on_app_command_error)
         await self.tree.set_translator(CatalogueTranslator())  # commands in every language

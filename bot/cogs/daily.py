@@ -12,10 +12,8 @@ which works wherever the interaction came from.
 from __future__ import annotations
 
 import re
-from typing import Any
 
 import discord
-from discord.ext import commands
 
 from bot.cogs import replies
 from bot.cogs.context import Interaction
@@ -199,18 +197,7 @@ class DailyShare(Input, route=ids.DAILY_SHARE):
 
 DYNAMIC_ITEMS: tuple[type[Input], ...] = (DailyPeg, DailySubmit, DailyType, DailyShare)
 
-_MODAL = re.compile(ids.DAILY_MODAL.template)
 
-
-class DailyModals(commands.Cog):
-    """Daily code modals arrive with no view to dispatch them; routed here by id, so a
-    submission still works after a restart."""
-
-    @commands.Cog.listener()
-    async def on_interaction(self, interaction: Interaction) -> None:
-        if interaction.type is not discord.InteractionType.modal_submit:
-            return
-        data: dict[str, Any] = dict(interaction.data or {})
-        match = _MODAL.fullmatch(str(data.get("custom_id", "")))
-        if match is not None:
-            await submit_modal(interaction, int(match["game"]), int(match["version"]))
+async def on_modal(interaction: Interaction, match: re.Match[str]) -> None:
+    """A daily board's code modal (`ids.DAILY_MODAL`)."""
+    await submit_modal(interaction, int(match["game"]), int(match["version"]))

@@ -8,10 +8,7 @@ counted (`replies.committed`).
 
 from __future__ import annotations
 
-from typing import Any
-
-import discord
-from discord.ext import commands
+import re
 
 from bot.cogs import boards, race, replies
 from bot.cogs.context import Interaction
@@ -197,17 +194,8 @@ class SubmitPick(Input, route=ids.SUBMIT_PICK):
 DYNAMIC_ITEMS: tuple[type[Input], ...] = (GuessButton, PegSelect, SubmitPick)
 
 
-class CodeModals(commands.Cog):
-    """Code modals arrive as interactions with no view to dispatch them; routed here by id, so
-    a submission still works after a restart."""
-
-    @commands.Cog.listener()
-    async def on_interaction(self, interaction: Interaction) -> None:
-        if interaction.type is not discord.InteractionType.modal_submit:
-            return
-        data: dict[str, Any] = dict(interaction.data or {})
-        match = ids.CODE_MODAL_PATTERN.fullmatch(str(data.get("custom_id", "")))
-        if match is not None:
-            nonce = int(match["nonce"]) if match["nonce"] else None
-            await submit_modal(interaction, int(match["game"]), nonce)
-            await boards.catch_up(interaction.client, int(match["game"]))
+async def on_modal(interaction: Interaction, match: re.Match[str]) -> None:
+    """A play game's code modal (`ids.CODE_MODAL_PATTERN`), whenever it was opened."""
+    nonce = int(match["nonce"]) if match["nonce"] else None
+    await submit_modal(interaction, int(match["game"]), nonce)
+    await boards.catch_up(interaction.client, int(match["game"]))

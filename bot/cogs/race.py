@@ -19,10 +19,9 @@ import asyncio
 import logging
 import re
 import weakref
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import discord
-from discord.ext import commands
 
 from bot.cogs import boards, replies
 from bot.cogs.context import Interaction
@@ -381,19 +380,8 @@ DYNAMIC_ITEMS: tuple[type[Input], ...] = (
     RaceType,
 )
 
-_MODAL = re.compile(ids.RACE_MODAL.template)
 
-
-class RaceModals(commands.Cog):
-    """Race code modals arrive with no view to dispatch them; routed here by id, so a
-    submission still works after a restart."""
-
-    @commands.Cog.listener()
-    async def on_interaction(self, interaction: Interaction) -> None:
-        if interaction.type is not discord.InteractionType.modal_submit:
-            return
-        data: dict[str, Any] = dict(interaction.data or {})
-        match = _MODAL.fullmatch(str(data.get("custom_id", "")))
-        if match is not None:
-            await submit_modal(interaction, int(match["game"]), int(match["made"]))
-            await boards.catch_up(interaction.client, int(match["game"]))
+async def on_modal(interaction: Interaction, match: re.Match[str]) -> None:
+    """A private race board's code modal (`ids.RACE_MODAL`)."""
+    await submit_modal(interaction, int(match["game"]), int(match["made"]))
+    await boards.catch_up(interaction.client, int(match["game"]))
