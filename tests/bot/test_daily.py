@@ -290,3 +290,38 @@ async def test_a_restart_mid_daily_continues_on_the_old_message(
     # Everything happened on the one board message; the channel saw only the result.
     assert [m.id for m in fake.messages("general")] == [board.id, public.id]
     assert query(db_path, "SELECT count(*) FROM games") == [(1,)]
+
+
+async def test_the_daily_code_plays_where_the_bot_is_not_a_member(
+    fake_discord: FakeDiscord, bot: MastermindBot, clock: Clock, db_path: Path
+) -> None:
+    """A user install: in a server that never invited the bot and in a group DM, the daily
+    board, every guess and the public result go through interactions only (the fake refuses
+    any bot-token route there, and the REST log shows none)."""
+    fake = fake_discord
+    fake.add_foreign_guild("Friends", ("hangout",))
+    group = fake.group_dm("the gang", ["alice", "bob"])
+    fake.install_for_user("alice")
+    fake.install_for_user("bob")
+    since = len(fake.requests)
+    secret = code_of(clock.now.date())
+
+    alice = await open_daily(fake, "alice", channel="hangout")
+    await guess(fake, alice, "alice", wrong(secret))
+    (line,) = await guess(fake, alice, "alice", secret)
+    assert not line.ephemeral and "2/10" in line.text
+    no_colour(line.text)
+
+    bob = await (await fake.slash(group, "bob", "mastermind", "daily")).response()
+    assert bob.ephemeral and bob.visible_to == fake.user("bob")
+    (bobs_line,) = await guess(fake, bob, "bob", secret)
+    assert "1/10" in bobs_line.text and bobs_line.channel == group
+
+    outside = [
+        r for r in fake.requests[since:] if not r.path.startswith(("/interactions/", "/webhooks/"))
+    ]
+    assert outside == []
+    assert query(db_path, "SELECT kind, status FROM games ORDER BY id") == [
+        ("daily", "won"),
+        ("daily", "won"),
+    ]
