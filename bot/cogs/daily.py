@@ -15,17 +15,16 @@ import re
 
 import discord
 
-from bot.cogs import replies
+from bot.cogs import private, replies
 from bot.cogs.context import Interaction
 from bot.cogs.inputs import Input
 from bot.cogs.replies import actor, guarded
 from bot.engine.codes import Code
 from bot.engine.game import DailyGame
 from bot.modes import daily
-from bot.modes.common import BadChoice, NotHere
-from bot.ui import components, i18n, ids
+from bot.modes.common import NotHere
 from bot.ui import daily as drawn
-from bot.ui.errors import Unpicked
+from bot.ui import i18n, ids
 
 
 @guarded
@@ -55,93 +54,58 @@ async def start(interaction: Interaction, hard: bool) -> None:
     )
 
 
-async def _redraw(
-    interaction: Interaction,
-    game: DailyGame,
-    chosen: list[int | None] | None = None,
-    note: str | None = None,
-) -> None:
-    """Draw the clicked board again as the store has its game now."""
-    t = i18n.person(interaction)
-    board = drawn.board(
-        game, daily.Day.at(interaction.client.clock()).next_in, chosen, note=note, t=t
-    )
-    await interaction.response.edit_message(
-        content=board.content, embed=board.embed, view=board.view
-    )
+class DailyBoard:
+    """A player's daily board: theirs alone, stamped with the game version it shows."""
+
+    pick = ids.DAILY_PICK
+
+    async def load(self, interaction: Interaction, game_id: int) -> DailyGame:
+        return await daily.mine(interaction.client.store, game_id, actor(interaction))
+
+    def playable(self, game: DailyGame, player_id: int) -> bool:
+        return not game.is_over
+
+    def stamp(self, game: DailyGame, player_id: int) -> int:
+        return game.version
+
+    def behind(self, t: i18n.Messages) -> str:
+        return t.gettext("This board was behind the game; here it is as it stands now.")
+
+    def modal(self, game: DailyGame, player_id: int, t: i18n.Messages) -> discord.ui.Modal:
+        return drawn.code_modal(game, t=t)
+
+    async def redraw(
+        self,
+        interaction: Interaction,
+        game: DailyGame,
+        chosen: list[int | None] | None = None,
+        note: str | None = None,
+    ) -> None:
+        t = i18n.person(interaction)
+        next_in = daily.Day.at(interaction.client.clock()).next_in
+        board = drawn.board(game, next_in, chosen, note=note, t=t)
+        await interaction.response.edit_message(
+            content=board.content, embed=board.embed, view=board.view
+        )
+
+    async def guess(
+        self, interaction: Interaction, game: DailyGame, stamp: int, code: str | Code
+    ) -> None:
+        """Store the guess, redraw the board it came from, and once the game is over tell the
+        channel the result without its colours."""
+        bot = interaction.client
+        assert game.id is not None
+        new, _ = await daily.guess(bot.store, game.id, stamp, actor(interaction), code)
+        async with replies.committed(interaction, "guess"):
+            await self.redraw(interaction, new)
+            if new.is_over and new.id is not None:
+                t = i18n.channel(interaction)
+                await interaction.followup.send(
+                    drawn.public_line(new, t=t), view=drawn.share_view(new.id, t=t)
+                )
 
 
-def _behind(t: i18n.Messages) -> str:
-    return t.gettext("This board was behind the game; here it is as it stands now.")
-
-
-@guarded
-async def pick_peg(interaction: Interaction, game_id: int, peg: int, values: list[str]) -> None:
-    """A peg's colour: kept in the board message itself (its select's default)."""
-    game = await daily.mine(interaction.client.store, game_id, actor(interaction))
-    if game.is_over:
-        await _redraw(interaction, game)
-        return
-    space = game.variant.space
-    if peg >= space.pegs or len(values) != 1 or not values[0].isdecimal() or len(values[0]) > 2:
-        raise BadChoice()
-    colour = int(values[0])
-    if colour >= space.colours:
-        raise BadChoice()
-    chosen = drawn.picked_colours(interaction.message, game)
-    chosen[peg] = colour
-    await _redraw(interaction, game, chosen)
-
-
-@guarded
-async def submit(interaction: Interaction, game_id: int, version: int) -> None:
-    """Submit: the picked code is the guess of the board's version."""
-    game = await daily.mine(interaction.client.store, game_id, actor(interaction))
-    chosen = drawn.picked_colours(interaction.message, game)
-    if game.is_over or game.version != version:
-        await _redraw(interaction, game, chosen, _behind(i18n.person(interaction)))
-        return
-    missing = [i + 1 for i, c in enumerate(chosen) if c is None]
-    if missing:
-        raise Unpicked(missing)
-    await _guess(interaction, game, version, tuple(c for c in chosen if c is not None))
-
-
-@guarded
-async def open_modal(interaction: Interaction, game_id: int, version: int) -> None:
-    """Type a code: the code modal, for those who would rather write RGBY."""
-    game = await daily.mine(interaction.client.store, game_id, actor(interaction))
-    if game.is_over or game.version != version:
-        await _redraw(interaction, game, note=_behind(i18n.person(interaction)))
-        return
-    await interaction.response.send_modal(drawn.code_modal(game, t=i18n.person(interaction)))
-
-
-@guarded
-async def submit_modal(interaction: Interaction, game_id: int, version: int) -> None:
-    game = await daily.mine(interaction.client.store, game_id, actor(interaction))
-    if interaction.message is None:  # a modal always comes from the board's button
-        raise NotHere()
-    if game.is_over or game.version != version:
-        await _redraw(interaction, game, note=_behind(i18n.person(interaction)))
-        return
-    code = components.modal_value(interaction.data or {}, ids.CODE_FIELD) or ""
-    await _guess(interaction, game, version, code)
-
-
-async def _guess(interaction: Interaction, game: DailyGame, version: int, code: str | Code) -> None:
-    """Store the guess, redraw the board it came from, and once the game is over tell the
-    channel the result without its colours."""
-    bot = interaction.client
-    assert game.id is not None
-    new, _ = await daily.guess(bot.store, game.id, version, actor(interaction), code)
-    async with replies.committed(interaction, "guess"):
-        await _redraw(interaction, new)
-        if new.is_over and new.id is not None:
-            t = i18n.channel(interaction)
-            await interaction.followup.send(
-                drawn.public_line(new, t=t), view=drawn.share_view(new.id, t=t)
-            )
+BOARD = DailyBoard()
 
 
 @guarded
@@ -171,21 +135,21 @@ class DailyPeg(Input, route=ids.DAILY_PICK):
     """Chooses one peg's colour on a daily board."""
 
     async def act(self, interaction: Interaction, values: list[str]) -> None:
-        await pick_peg(interaction, self.fields["game"], self.fields["peg"], values)
+        await private.pick_peg(interaction, BOARD, self.fields["game"], self.fields["peg"], values)
 
 
 class DailySubmit(Input, route=ids.DAILY_SEND):
     """Sends the picked code as a guess."""
 
     async def act(self, interaction: Interaction, values: list[str]) -> None:
-        await submit(interaction, self.fields["game"], self.fields["version"])
+        await private.submit(interaction, BOARD, self.fields["game"], self.fields["version"])
 
 
 class DailyType(Input, route=ids.DAILY_TYPE):
     """Opens the code modal."""
 
     async def act(self, interaction: Interaction, values: list[str]) -> None:
-        await open_modal(interaction, self.fields["game"], self.fields["version"])
+        await private.open_modal(interaction, BOARD, self.fields["game"], self.fields["version"])
 
 
 class DailyShare(Input, route=ids.DAILY_SHARE):
@@ -200,4 +164,4 @@ DYNAMIC_ITEMS: tuple[type[Input], ...] = (DailyPeg, DailySubmit, DailyType, Dail
 
 async def on_modal(interaction: Interaction, match: re.Match[str]) -> None:
     """A daily board's code modal (`ids.DAILY_MODAL`)."""
-    await submit_modal(interaction, int(match["game"]), int(match["version"]))
+    await private.submit_modal(interaction, BOARD, int(match["game"]), int(match["version"]))

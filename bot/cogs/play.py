@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 
-from bot.cogs import boards, race, replies
+from bot.cogs import boards, private, race, replies
 from bot.cogs.context import Interaction
 from bot.cogs.inputs import Input
 from bot.cogs.replies import actor, guarded
@@ -85,23 +85,13 @@ def _picker_text(space: CodeSpace, chosen: list[int | None], t: i18n.Messages) -
     return t.gettext("Pick a colour for each peg, then submit. Your guess: {shown}", shown=shown)
 
 
-def _colour_choice(space: CodeSpace, values: list[str]) -> int:
-    """The one colour a peg select sent, refused unless our menu offers it."""
-    if len(values) != 1 or not values[0].isdecimal() or len(values[0]) > 2:
-        raise BadChoice()
-    colour = int(values[0])
-    if colour >= space.colours:
-        raise BadChoice()
-    return colour
-
-
 @guarded
 async def pick_peg(interaction: Interaction, game_id: int, peg: int, values: list[str]) -> None:
     game = await play.may_guess(interaction.client.store, game_id, actor(interaction))
     space = game.variant.space
     if peg >= space.pegs:
         raise BadChoice()
-    colour = _colour_choice(space, values)
+    colour = private.colour_choice(space, values)
     chosen = components.picked_colours(interaction.message, game_id, space)
     chosen[peg] = colour
     t = i18n.person(interaction)

@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING
 
 import discord
 
-from bot.cogs import boards, replies
+from bot.cogs import boards, private, replies
 from bot.cogs.context import Interaction
 from bot.cogs.inputs import Input
 from bot.cogs.reach import reach_of
@@ -32,10 +32,8 @@ from bot.engine.codes import Code
 from bot.engine.errors import RaceNotStarted
 from bot.engine.game import MoveKind, RaceGame, Reach, Variant, clock_move
 from bot.modes import race
-from bot.modes.common import BadChoice, NotHere
-from bot.ui import components, i18n, ids
+from bot.ui import i18n, ids
 from bot.ui import race as drawn
-from bot.ui.errors import Unpicked
 
 if TYPE_CHECKING:
     from bot.app import MastermindBot
@@ -146,86 +144,52 @@ async def _send_private(interaction: Interaction, game: RaceGame, note: str | No
         )
 
 
-async def _redraw(
-    interaction: Interaction,
-    game: RaceGame,
-    chosen: list[int | None] | None = None,
-    note: str | None = None,
-) -> None:
-    """Draw the clicked private board again as the store has the race now."""
-    t = i18n.person(interaction)
-    board = drawn.private(game, interaction.user.id, chosen, note=note, t=t)
-    await interaction.response.edit_message(
-        content=board.content, embed=board.embed, view=board.view
-    )
+class RaceBoard:
+    """A racer's own board of a race, stamped with how many guesses it shows them."""
+
+    pick = ids.RACE_PICK
+
+    async def load(self, interaction: Interaction, game_id: int) -> RaceGame:
+        return await race.racer(interaction.client.store, game_id, actor(interaction))
+
+    def playable(self, game: RaceGame, player_id: int) -> bool:
+        return drawn.can_guess(game, player_id)
+
+    def stamp(self, game: RaceGame, player_id: int) -> int:
+        return len(game.guesses_of(player_id))
+
+    def behind(self, t: i18n.Messages) -> str:
+        return drawn.behind(t)
+
+    def modal(self, game: RaceGame, player_id: int, t: i18n.Messages) -> discord.ui.Modal:
+        return drawn.code_modal(game, self.stamp(game, player_id), t=t)
+
+    async def redraw(
+        self,
+        interaction: Interaction,
+        game: RaceGame,
+        chosen: list[int | None] | None = None,
+        note: str | None = None,
+    ) -> None:
+        t = i18n.person(interaction)
+        board = drawn.private(game, interaction.user.id, chosen, note=note, t=t)
+        await interaction.response.edit_message(
+            content=board.content, embed=board.embed, view=board.view
+        )
+
+    async def guess(
+        self, interaction: Interaction, game: RaceGame, stamp: int, code: str | Code
+    ) -> None:
+        """Store the guess, redraw the private board it came from, then the race board."""
+        assert game.id is not None
+        bot = interaction.client
+        new, _ = await race.guess(bot.store, game.id, actor(interaction), code, after=stamp)
+        async with replies.committed(interaction, "guess"):
+            await self.redraw(interaction, new)
+            await _after_guess(interaction, new)
 
 
-@guarded
-async def pick_peg(interaction: Interaction, game_id: int, peg: int, values: list[str]) -> None:
-    """A peg's colour: kept in the board message itself (its select's default)."""
-    game = await race.racer(interaction.client.store, game_id, actor(interaction))
-    if not drawn.can_guess(game, interaction.user.id):
-        await _redraw(interaction, game)
-        return
-    space = game.variant.space
-    if peg >= space.pegs or len(values) != 1 or not values[0].isdecimal() or len(values[0]) > 2:
-        raise BadChoice()
-    colour = int(values[0])
-    if colour >= space.colours:
-        raise BadChoice()
-    chosen = drawn.picked_colours(interaction.message, game)
-    chosen[peg] = colour
-    await _redraw(interaction, game, chosen)
-
-
-def _current(game: RaceGame, player_id: int, made: int) -> bool:
-    """The board showed the player's guesses as they are, and they may still guess."""
-    return drawn.can_guess(game, player_id) and len(game.guesses_of(player_id)) == made
-
-
-@guarded
-async def submit(interaction: Interaction, game_id: int, made: int) -> None:
-    """Submit: the picked code is the player's guess number `made` + 1."""
-    game = await race.racer(interaction.client.store, game_id, actor(interaction))
-    chosen = drawn.picked_colours(interaction.message, game)
-    if not _current(game, interaction.user.id, made):
-        await _redraw(interaction, game, chosen, drawn.behind(i18n.person(interaction)))
-        return
-    missing = [i + 1 for i, c in enumerate(chosen) if c is None]
-    if missing:
-        raise Unpicked(missing)
-    await _guess(interaction, game_id, made, tuple(c for c in chosen if c is not None))
-
-
-@guarded
-async def open_modal(interaction: Interaction, game_id: int, made: int) -> None:
-    """Type a code: the code modal, which remembers the guesses the board showed."""
-    game = await race.racer(interaction.client.store, game_id, actor(interaction))
-    if not _current(game, interaction.user.id, made):
-        await _redraw(interaction, game, note=drawn.behind(i18n.person(interaction)))
-        return
-    await interaction.response.send_modal(drawn.code_modal(game, made, t=i18n.person(interaction)))
-
-
-@guarded
-async def submit_modal(interaction: Interaction, game_id: int, made: int) -> None:
-    game = await race.racer(interaction.client.store, game_id, actor(interaction))
-    if interaction.message is None:  # a modal always comes from a private board's button
-        raise NotHere()
-    if not _current(game, interaction.user.id, made):
-        await _redraw(interaction, game, note=drawn.behind(i18n.person(interaction)))
-        return
-    code = components.modal_value(interaction.data or {}, ids.CODE_FIELD) or ""
-    await _guess(interaction, game_id, made, code)
-
-
-async def _guess(interaction: Interaction, game_id: int, made: int, code: str | Code) -> None:
-    """Store the guess, redraw the private board it came from, then the race board."""
-    bot = interaction.client
-    game, _ = await race.guess(bot.store, game_id, actor(interaction), code, after=made)
-    async with replies.committed(interaction, "guess"):
-        await _redraw(interaction, game)
-        await _after_guess(interaction, game)
+BOARD = RaceBoard()
 
 
 async def guess_command(interaction: Interaction, game_id: int, code: str) -> None:
@@ -354,21 +318,21 @@ class RacePeg(Input, route=ids.RACE_PICK):
     """Chooses one peg's colour on a private race board."""
 
     async def act(self, interaction: Interaction, values: list[str]) -> None:
-        await pick_peg(interaction, self.fields["game"], self.fields["peg"], values)
+        await private.pick_peg(interaction, BOARD, self.fields["game"], self.fields["peg"], values)
 
 
 class RaceSubmit(Input, route=ids.RACE_SEND):
     """Sends the picked code as the racer's next guess."""
 
     async def act(self, interaction: Interaction, values: list[str]) -> None:
-        await submit(interaction, self.fields["game"], self.fields["made"])
+        await private.submit(interaction, BOARD, self.fields["game"], self.fields["made"])
 
 
 class RaceType(Input, route=ids.RACE_TYPE):
     """Opens the code modal of a private race board."""
 
     async def act(self, interaction: Interaction, values: list[str]) -> None:
-        await open_modal(interaction, self.fields["game"], self.fields["made"])
+        await private.open_modal(interaction, BOARD, self.fields["game"], self.fields["made"])
 
 
 DYNAMIC_ITEMS: tuple[type[Input], ...] = (
@@ -383,5 +347,5 @@ DYNAMIC_ITEMS: tuple[type[Input], ...] = (
 
 async def on_modal(interaction: Interaction, match: re.Match[str]) -> None:
     """A private race board's code modal (`ids.RACE_MODAL`)."""
-    await submit_modal(interaction, int(match["game"]), int(match["made"]))
+    await private.submit_modal(interaction, BOARD, int(match["game"]), int(match["made"]))
     await boards.catch_up(interaction.client, int(match["game"]))

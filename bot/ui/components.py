@@ -123,14 +123,19 @@ def picker_view(
 
 
 def picked_colours(
-    message: discord.Message | None, game_id: int, space: CodeSpace
+    message: discord.Message | None,
+    game_id: int,
+    space: CodeSpace,
+    *,
+    route: ids.Route = ids.PICK_PEG,
 ) -> list[int | None]:
-    """Read the picker's current choices back from the message's select defaults; anything
-    that is not a colour of this game counts as not chosen."""
+    """Read a picker's current choices back from the message's peg menus (`route`: the play
+    picker's, a daily or a race board's): their defaults. Anything that is not a colour of
+    this game counts as not chosen."""
     chosen: list[int | None] = [None] * space.pegs
     if message is None:
         return chosen
-    pattern = re.compile(ids.PICK_PEG.template)
+    pattern = re.compile(route.template)
     for row in message.components:
         for child in getattr(row, "children", []):
             match = pattern.fullmatch(getattr(child, "custom_id", "") or "")

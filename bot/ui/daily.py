@@ -8,7 +8,6 @@ from someone else's result.
 
 from __future__ import annotations
 
-import re
 from datetime import timedelta
 from typing import Any
 
@@ -165,25 +164,6 @@ def view(game: DailyGame, chosen: list[int | None], *, t: Messages) -> discord.u
         )
     )
     return board_view
-
-
-def picked_colours(message: discord.Message | None, game: DailyGame) -> list[int | None]:
-    """The picker's choices as the board message holds them (its selects' defaults); anything
-    that is not a colour of this game counts as not chosen."""
-    space = game.variant.space
-    chosen: list[int | None] = [None] * space.pegs
-    if message is None:
-        return chosen
-    pattern = re.compile(ids.DAILY_PICK.template)
-    for row in message.components:
-        for child in getattr(row, "children", []):
-            match = pattern.fullmatch(getattr(child, "custom_id", "") or "")
-            if match is None or int(match["game"]) != game.id or int(match["peg"]) >= space.pegs:
-                continue
-            defaults = [o.value for o in getattr(child, "options", []) if o.default]
-            if len(defaults) == 1 and defaults[0].isdecimal() and int(defaults[0]) < space.colours:
-                chosen[int(match["peg"])] = int(defaults[0])
-    return chosen
 
 
 def code_modal(game: DailyGame, *, t: Messages) -> discord.ui.Modal:
