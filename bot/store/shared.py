@@ -64,6 +64,24 @@ STATS = """
 placeholders. `best` counts only guesses (a log also holds hints, joins and other racers)."""
 
 
+SOLVE_STATS = """
+    SELECT count(*) AS played,
+           count(CASE WHEN s.status = 'solved' THEN 1 END) AS won,
+           coalesce(sum(s.answered), 0) AS guesses,
+           min(CASE WHEN s.status = 'solved' THEN s.answered END) AS best
+    FROM (
+        SELECT g.status,
+               (SELECT count(*) FROM moves AS m WHERE m.game_id = g.id AND m.kind = 'answer')
+             - (SELECT count(*) FROM moves AS m WHERE m.game_id = g.id AND m.kind = 'undo')
+               AS answered
+        FROM games AS g
+        WHERE g.kind = 'solve' AND g.status <> 'active' AND {where}
+    ) AS s
+"""
+"""One player's record as the holder of solve games: the answers they gave that still stand are
+the bot's guesses (an undo takes one back)."""
+
+
 def select_games(with_secret: bool) -> str:
     """The SELECT list of a game: an active game's secret stays in the database unless the
     caller scores or ends it (`with_secret`)."""

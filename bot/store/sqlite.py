@@ -50,6 +50,7 @@ from bot.store.migrations import migrate
 from bot.store.shared import (
     CHANNEL_GAMES,
     RECORD_COLUMNS,
+    SOLVE_STATS,
     STATS,
     check_appended,
     move_rows,
@@ -439,7 +440,7 @@ class SqliteStore:
         ]
 
     async def solve_stats(self, guild_id: int | None, user_id: int) -> PlayerStats:
-        sql = _SOLVE_STATS.format(
+        sql = SOLVE_STATS.format(
             where="g.starter_id = :user AND (:guild IS NULL OR g.guild_id = :guild)"
         )
         rows = await self._read(
@@ -548,22 +549,6 @@ class SqliteStore:
 
 # --- helpers -----------------------------------------------------------------------------------
 
-_SOLVE_STATS = """
-    SELECT count(*) AS played,
-           count(CASE WHEN s.status = 'solved' THEN 1 END) AS won,
-           coalesce(sum(s.answered), 0) AS guesses,
-           min(CASE WHEN s.status = 'solved' THEN s.answered END) AS best
-    FROM (
-        SELECT g.status,
-               (SELECT count(*) FROM moves AS m WHERE m.game_id = g.id AND m.kind = 'answer')
-             - (SELECT count(*) FROM moves AS m WHERE m.game_id = g.id AND m.kind = 'undo')
-               AS answered
-        FROM games AS g
-        WHERE g.kind = 'solve' AND g.status <> 'active' AND {where}
-    ) AS s
-"""
-"""One player's record as the holder of solve games: the answers they gave that still stand are
-the bot's guesses (an undo takes one back)."""
 
 _DAILY_RESULTS = """
     SELECT g.starter_id AS user_id, g.id AS game_id, g.puzzle, g.status = 'won' AS won,
