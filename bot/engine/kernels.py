@@ -71,6 +71,12 @@ def jit(function: F) -> F:
     return cast(F, numba.njit(cache=True, nogil=True)(function))
 
 
+def step(function: F) -> F:
+    """A small kernel inlined into its callers' loops (numba's IR inlining), so sharing it
+    costs no call in the hot enumerations."""
+    return cast(F, numba.njit(cache=True, nogil=True, inline="always")(function))
+
+
 @jit
 def answer(tables: Tables, guess: int, target: int) -> int:
     """The answer number of one guess against one code."""
@@ -273,6 +279,51 @@ def colour_kinds(colours: int, used: int, absent: int) -> tuple[np.ndarray, np.n
     return kind, rank
 
 
+@step
+def admit(
+    kind: np.ndarray, rank: np.ndarray, duplicates: bool, c: int, free: int, gone: int
+) -> tuple[bool, int, int]:
+    """The canonical rule for one more peg of colour `c`, after pegs that introduced `free`
+    free and `gone` absent colours: whether a canonical guess may have it, and the counts
+    after it (see `canonical_pool`)."""
+    if kind[c] == 1:
+        if rank[c] > free:
+            return False, free, gone
+        if rank[c] == free:
+            free += 1
+    elif kind[c] == 2:
+        if duplicates:
+            if rank[c] != 0:
+                return False, free, gone
+        else:
+            if rank[c] != gone:
+                return False, free, gone
+            gone += 1
+    return True, free, gone
+
+
+@step
+def digit_of(duplicates: bool, taken: int, c: int) -> int:
+    """Colour `c`'s digit in a code's index: itself, or without repeats its rank among the
+    colours the earlier pegs (`taken`, a bit mask) left."""
+    if duplicates:
+        return c
+    digit = 0
+    for smaller in range(c):
+        if not taken >> smaller & 1:
+            digit += 1
+    return digit
+
+
+@step
+def index_weights(pegs: int, colours: int, duplicates: bool) -> np.ndarray:
+    """How much each position's digit weighs in a code's index."""
+    weight = np.ones(pegs, np.int64)
+    for p in range(pegs - 2, -1, -1):
+        weight[p] = weight[p + 1] * (colours if duplicates else colours - p - 1)
+    return weight
+
+
 @jit
 def is_canonical(
     codes: np.ndarray, duplicates: bool, kind: np.ndarray, rank: np.ndarray, guess: int
@@ -281,20 +332,9 @@ def is_canonical(
     free = 0
     gone = 0
     for p in range(codes.shape[1]):
-        c = codes[guess, p]
-        if kind[c] == 1:
-            if rank[c] > free:
-                return False
-            if rank[c] == free:
-                free += 1
-        elif kind[c] == 2:
-            if duplicates:
-                if rank[c] != 0:
-                    return False
-            else:
-                if rank[c] != gone:
-                    return False
-                gone += 1
+        ok, free, gone = admit(kind, rank, duplicates, codes[guess, p], free, gone)
+        if not ok:
+            return False
     return True
 
 
@@ -424,9 +464,7 @@ def multisets(tables: Tables, duplicates: bool) -> Sets:
                     else:
                         hi = mid
                 add[i, c] = lo
-    weight = np.ones(pegs, np.int64)
-    for p in range(pegs - 2, -1, -1):
-        weight[p] = weight[p + 1] * (colours if duplicates else colours - p - 1)
+    weight = index_weights(pegs, colours, duplicates)
     full_ms = np.zeros(start[pegs + 1] - start[pegs], np.int64)
     full_counts = np.zeros((full_ms.size, colours), np.uint8)
     for f in range(full_ms.size):
@@ -437,14 +475,8 @@ def multisets(tables: Tables, duplicates: bool) -> Sets:
         for c in range(colours):  # the code of the multiset's colours in increasing order
             full_counts[f, c] = (key // radix[c]) % (pegs + 1)
             for _ in range(full_counts[f, c]):
-                digit = c
-                if not duplicates:
-                    digit = 0
-                    for smaller in range(c):
-                        if not taken >> smaller & 1:
-                            digit += 1
-                    taken |= 1 << c
-                index += digit * weight[p]
+                index += digit_of(duplicates, taken, c) * weight[p]
+                taken |= 1 << c
                 p += 1
         full_ms[f] = ms[index] if ms.size == codes.shape[0] else 0
     return add, start, full_ms, full_counts
@@ -605,9 +637,7 @@ def scan_canonical(
     by_rank = colours_by_rank(kind, rank)
     mapped = np.empty(colours, np.int64)
     orbits = perms.shape[0] > 1 and n >= ORBITS_FROM
-    weight = np.ones(pegs, np.int64)
-    for p in range(pegs - 2, -1, -1):
-        weight[p] = weight[p + 1] * (colours if duplicates else colours - p - 1)
+    weight = index_weights(pegs, colours, duplicates)
     have = np.zeros((pegs, colours), np.int64)  # pegs of each colour before each position
     next_colour = np.zeros(pegs, np.int64)
     index = np.zeros(pegs, np.int64)
@@ -628,31 +658,13 @@ def scan_canonical(
         next_colour[pos] = c + 1
         if not duplicates and taken[pos] >> c & 1:
             continue
-        f = frees[pos]
-        g = gones[pos]
-        if kind[c] == 1:
-            if rank[c] > f:
-                continue
-            if rank[c] == f:
-                f += 1
-        elif kind[c] == 2:
-            if duplicates:
-                if rank[c] != 0:
-                    continue
-            else:
-                if rank[c] != g:
-                    continue
-                g += 1
+        ok, f, g = admit(kind, rank, duplicates, c, frees[pos], gones[pos])
+        if not ok:
+            continue
         sub = add[subset[pos], c]
         if not viable[sub]:
             continue
-        if duplicates:
-            digit = c
-        else:
-            digit = 0
-            for smaller in range(c):
-                if not taken[pos] >> smaller & 1:
-                    digit += 1
+        digit = digit_of(duplicates, taken[pos], c)
         code = index[pos] + digit * weight[pos]
         black_row = black[pos * colours + c]
         more_row = more[c * pegs + have[pos, c]]
@@ -890,22 +902,8 @@ def canonical_pool(
       order).
     Guesses are enumerated position by position, so the cost is the pool's size, not N's.
     """
-    kind = np.zeros(colours, np.int64)
-    rank = np.zeros(colours, np.int64)
-    free = 0
-    gone = 0
-    for c in range(colours):
-        if absent >> c & 1:
-            kind[c] = 2
-            rank[c] = gone
-            gone += 1
-        elif not used >> c & 1:
-            kind[c] = 1
-            rank[c] = free
-            free += 1
-    weight = np.ones(pegs, np.int64)  # index weight of each position
-    for p in range(pegs - 2, -1, -1):
-        weight[p] = weight[p + 1] * (colours if duplicates else colours - p - 1)
+    kind, rank = colour_kinds(colours, used, absent)
+    weight = index_weights(pegs, colours, duplicates)
     next_colour = np.zeros(pegs + 1, np.int64)
     index = np.zeros(pegs + 1, np.int64)
     frees = np.zeros(pegs + 1, np.int64)
@@ -926,28 +924,10 @@ def canonical_pool(
         next_colour[pos] = c + 1
         if not duplicates and taken[pos] >> c & 1:
             continue
-        f = frees[pos]
-        g = gones[pos]
-        if kind[c] == 1:
-            if rank[c] > f:
-                continue
-            if rank[c] == f:
-                f += 1
-        elif kind[c] == 2:
-            if duplicates:
-                if rank[c] != 0:
-                    continue
-            else:
-                if rank[c] != g:
-                    continue
-                g += 1
-        if duplicates:
-            digit = c
-        else:
-            digit = 0
-            for smaller in range(c):
-                if not taken[pos] >> smaller & 1:
-                    digit += 1
+        ok, f, g = admit(kind, rank, duplicates, c, frees[pos], gones[pos])
+        if not ok:
+            continue
+        digit = digit_of(duplicates, taken[pos], c)
         index[pos + 1] = index[pos] + digit * weight[pos]
         frees[pos + 1] = f
         gones[pos + 1] = g
