@@ -14,7 +14,7 @@ from bot.cogs import boards, private, race, replies
 from bot.cogs.context import Interaction
 from bot.cogs.inputs import Input
 from bot.cogs.replies import actor, guarded
-from bot.engine.codes import Code, CodeSpace
+from bot.engine.codes import Code
 from bot.engine.game import RaceGame, Status, Variant
 from bot.modes import play
 from bot.modes.common import BadChoice, active
@@ -72,17 +72,12 @@ async def open_picker(interaction: Interaction, game_id: int) -> None:
         )
         return
     chosen: list[int | None] = [None] * space.pegs
-    picker = _picker_text(space, chosen, t)
+    picker = components.picker_text(space, chosen, t=t)
     view = components.picker_view(game_id, space, chosen, t=t)
     if await boards.redraw_clicked(interaction, game):  # where only clicks redraw the board
         await interaction.followup.send(picker, view=view, ephemeral=True)
         return
     await interaction.response.send_message(picker, view=view, ephemeral=True)
-
-
-def _picker_text(space: CodeSpace, chosen: list[int | None], t: i18n.Messages) -> str:
-    shown = "".join("❔" if c is None else space.palette[c].emoji for c in chosen)
-    return t.gettext("Pick a colour for each peg, then submit. Your guess: {shown}", shown=shown)
 
 
 @guarded
@@ -96,7 +91,7 @@ async def pick_peg(interaction: Interaction, game_id: int, peg: int, values: lis
     chosen[peg] = colour
     t = i18n.person(interaction)
     await interaction.response.edit_message(
-        content=_picker_text(space, chosen, t),
+        content=components.picker_text(space, chosen, t=t),
         view=components.picker_view(game_id, space, chosen, t=t),
     )
 

@@ -122,6 +122,15 @@ def picker_view(
     return view
 
 
+def picker_text(space: CodeSpace, chosen: list[int | None], *, t: Messages) -> str:
+    """The line above a picker: the guess picked so far (or, for codes too long for menus,
+    the way to type one)."""
+    if space.pegs > PICKER_MAX_PEGS:
+        return t.gettext("Press **Type a code** to guess.")
+    shown = "".join("❔" if c is None else space.palette[c].emoji for c in chosen)
+    return t.gettext("Pick a colour for each peg, then submit. Your guess: {shown}", shown=shown)
+
+
 def picked_colours(
     message: discord.Message | None,
     game_id: int,

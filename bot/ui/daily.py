@@ -13,8 +13,7 @@ from typing import Any
 
 import discord
 
-from bot.engine.codes import CodeSpace
-from bot.engine.game import DailyGame, Game, MoveKind, Status
+from bot.engine.game import DailyGame, Game, Status
 from bot.ui import components, embeds, ids, review, text
 from bot.ui.boards import Drawn
 from bot.ui.i18n import Messages
@@ -44,7 +43,7 @@ def board(
     """The player's board: their guesses, the picker while it runs, their result once over."""
     space = game.variant.space
     picked: list[int | None] = list(chosen) if chosen is not None else [None] * space.pegs
-    content = None if game.is_over else picker_text(space, picked, t=t)
+    content = None if game.is_over else components.picker_text(space, picked, t=t)
     if note:
         content = f"{note}\n{content}" if content else note
     return Drawn(content, _embed(game, next_in, t), view(game, picked, t=t))
@@ -66,11 +65,6 @@ def ended(game: Game, by: int, t: Messages) -> str:
     return public_line(game, t=t)
 
 
-def picker_text(space: CodeSpace, chosen: list[int | None], *, t: Messages) -> str:
-    shown = "".join("❔" if c is None else space.palette[c].emoji for c in chosen)
-    return t.gettext("Pick a colour for each peg, then submit. Your guess: {shown}", shown=shown)
-
-
 def title(game: DailyGame, *, t: Messages) -> str:
     if game.hard:
         return t.gettext("Mastermind daily #{number} · hard mode", number=game.puzzle)
@@ -81,23 +75,10 @@ def _embed(game: DailyGame, next_in: timedelta | None, t: Messages) -> discord.E
     variant = game.variant
     space = variant.space
     embed = discord.Embed(title=title(game, t=t), colour=_COLOURS[game.status])
-    rows = [
-        text.guess_row(n, space, m.code, m.black, m.white)
-        for n, m in enumerate(_guesses(game), start=1)
-        if m.code is not None and m.black is not None and m.white is not None
-    ]
-    empty = t.gettext("*No guesses yet. Crack the code!*")
-    embed.description = "\n".join(rows) if rows else f"{'❔' * variant.pegs}  {empty}"
+    embed.description = embeds.guess_grid(space, game.moves, t=t)
     embed.add_field(name=t.gettext("Colours"), value=text.legend(space, t=t), inline=False)
     if game.status is Status.ACTIVE:
-        embed.add_field(
-            name=t.gettext("Guesses left"),
-            value=t.gettext(
-                "**{left}** of {limit}",
-                left=t.number(game.guesses_left),
-                limit=t.number(variant.max_guesses),
-            ),
-        )
+        embed.add_field(name=t.gettext("Guesses left"), value=embeds.guesses_left(game, t=t))
     else:
         embed.add_field(name=t.gettext("Result"), value=_result(game, t), inline=False)
         secret = game.revealed_secret
@@ -116,7 +97,7 @@ def _embed(game: DailyGame, next_in: timedelta | None, t: Messages) -> discord.E
 
 
 def _result(game: DailyGame, t: Messages) -> str:
-    used = len(_guesses(game))
+    used = len(game.moves)
     if game.status is Status.WON:
         return t.ngettext("🎉 Cracked in {count} guess.", "🎉 Cracked in {count} guesses.", used)
     if game.status is Status.LOST:
@@ -177,10 +158,6 @@ def code_modal(game: DailyGame, *, t: Messages) -> discord.ui.Modal:
 # --- the result, without colours ---------------------------------------------------------------
 
 
-def _guesses(game: DailyGame) -> list[Any]:
-    return [m for m in game.moves if m.kind is MoveKind.GUESS]
-
-
 def peg_row(black: int, white: int, pegs: int) -> str:
     """What one guess earned, as pegs only: ⚫⚪▫️▫️."""
     return text.BLACK_PEG * black + text.WHITE_PEG * white + EMPTY_PEG * (pegs - black - white)
@@ -188,7 +165,7 @@ def peg_row(black: int, white: int, pegs: int) -> str:
 
 def share_text(game: DailyGame, *, t: Messages) -> str:
     """`Mastermind daily #412 · 4/10` and a row of pegs per guess: no colour anywhere."""
-    moves = _guesses(game)
+    moves = game.moves
     limit = game.variant.max_guesses
     score = f"{len(moves)}/{limit}" if game.status is Status.WON else f"X/{limit}"
     if game.hard:

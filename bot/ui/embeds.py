@@ -6,9 +6,9 @@ from collections.abc import Sequence
 
 import discord
 
-from bot.engine.codes import Code
+from bot.engine.codes import Code, CodeSpace
 from bot.engine.daily import Streak
-from bot.engine.game import GameKind, MoveKind, PlayGame, SolveGame, Status
+from bot.engine.game import GameKind, Move, PlayGame, SolveGame, Status
 from bot.engine.job_types import SimulationResult
 from bot.store import DailyResult, PlayerStats
 from bot.ui import text, words
@@ -66,29 +66,14 @@ def play_board(game: PlayGame, secret: Code | None = None, *, t: Messages) -> di
         title=f"Mastermind · {_variant(game, t)}",
         colour=_STATUS_COLOUR[game.status],
     )
-    guesses = [m for m in game.moves if m.kind is MoveKind.GUESS]
-    rows = [
-        text.guess_row(n, space, m.code, m.black, m.white, _who(m.player_id, t))
-        for n, m in enumerate(guesses, start=1)
-        if m.code is not None and m.black is not None and m.white is not None
-    ]
-    hidden = "❔" * variant.pegs
-    empty = t.gettext("*No guesses yet. Crack the code!*")
-    embed.description = "\n".join(rows) if rows else f"{hidden}  {empty}"
+    embed.description = guess_grid(space, game.moves, t=t, named=True)
     embed.add_field(name=t.gettext("Colours"), value=text.legend(space, t=t), inline=False)
     if game.solo:
         mode = t.gettext("solo: only {player} guesses", player=mention(game.starter_id))
     else:
         mode = t.gettext("everyone may guess")
     if game.status is Status.ACTIVE:
-        embed.add_field(
-            name=t.gettext("Guesses left"),
-            value=t.gettext(
-                "**{left}** of {limit}",
-                left=t.number(game.guesses_left),
-                limit=t.number(variant.max_guesses),
-            ),
-        )
+        embed.add_field(name=t.gettext("Guesses left"), value=guesses_left(game, t=t))
         embed.add_field(name=t.gettext("Players"), value=mode)
         how = t.gettext(
             "Guess with /mastermind guess code:{example} or the Guess button.",
@@ -105,6 +90,27 @@ def play_board(game: PlayGame, secret: Code | None = None, *, t: Messages) -> di
     return embed
 
 
+def guess_grid(space: CodeSpace, moves: Sequence[Move], *, t: Messages, named: bool = False) -> str:
+    """A board's rows: each scored guess with its pegs (and who made it, on a shared board),
+    or the empty board."""
+    rows = [
+        text.guess_row(n, space, m.code, m.black, m.white, _who(m.player_id, t) if named else None)
+        for n, m in enumerate(moves, start=1)
+        if m.code is not None and m.black is not None and m.white is not None
+    ]
+    empty = t.gettext("*No guesses yet. Crack the code!*")
+    return "\n".join(rows) if rows else f"{'❔' * space.pegs}  {empty}"
+
+
+def guesses_left(game: PlayGame, *, t: Messages) -> str:
+    """'**7** of 10'."""
+    return t.gettext(
+        "**{left}** of {limit}",
+        left=t.number(game.guesses_left),
+        limit=t.number(game.variant.max_guesses),
+    )
+
+
 def _edition(game: PlayGame | SolveGame, t: Messages) -> str:
     """Which game and which of its versions a board shows: boards are redrawn until they
     show the stored version, and this says which one a player is looking at."""
@@ -112,7 +118,7 @@ def _edition(game: PlayGame | SolveGame, t: Messages) -> str:
 
 
 def _play_result(game: PlayGame, t: Messages) -> str:
-    used = sum(1 for m in game.moves if m.kind is MoveKind.GUESS)
+    used = len(game.moves)
     if game.status is Status.WON:
         winner = _who(game.winner_id, t)
         return t.ngettext(

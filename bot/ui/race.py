@@ -14,7 +14,6 @@ from typing import Any
 
 import discord
 
-from bot.engine.codes import CodeSpace
 from bot.engine.game import Game, Placing, RaceGame, Status
 from bot.ui import components, embeds, ids, text
 from bot.ui.boards import Drawn
@@ -252,19 +251,12 @@ def private(
     """One racer's board: their guesses in colour, the picker while they play."""
     space = game.variant.space
     picked: list[int | None] = chosen if chosen is not None else [None] * space.pegs
-    content = picker_text(space, picked, t=t) if can_guess(game, player_id) else None
+    content = components.picker_text(space, picked, t=t) if can_guess(game, player_id) else None
     if note:
         content = f"{note}\n{content}" if content else note
     return Drawn(
         content, private_embed(game, player_id, t=t), private_view(game, player_id, picked, t=t)
     )
-
-
-def picker_text(space: CodeSpace, chosen: list[int | None], *, t: Messages) -> str:
-    if space.pegs > components.PICKER_MAX_PEGS:
-        return t.gettext("Press **Type a code** to guess.")
-    shown = "".join("❔" if c is None else space.palette[c].emoji for c in chosen)
-    return t.gettext("Pick a colour for each peg, then submit. Your guess: {shown}", shown=shown)
 
 
 def private_embed(game: RaceGame, player_id: int, *, t: Messages) -> discord.Embed:
@@ -277,13 +269,7 @@ def private_embed(game: RaceGame, player_id: int, *, t: Messages) -> discord.Emb
     elif game.finished(player_id):
         colour = embeds.LOST
     embed = discord.Embed(title=t.gettext("Your race board"), colour=colour)
-    rows = [
-        text.guess_row(n, space, m.code, m.black, m.white)
-        for n, m in enumerate(mine, start=1)
-        if m.code is not None and m.black is not None and m.white is not None
-    ]
-    empty = t.gettext("*No guesses yet. Crack the code!*")
-    embed.description = "\n".join(rows) if rows else f"{'❔' * variant.pegs}  {empty}"
+    embed.description = embeds.guess_grid(space, mine, t=t)
     embed.add_field(name=t.gettext("Colours"), value=text.legend(space, t=t), inline=False)
     if game.cracked(player_id):
         state = t.ngettext(
