@@ -81,7 +81,6 @@ async def open_today(
         if not isinstance(found, DailyGame):
             raise
         return Opened(found, new=False)
-    assert isinstance(game, DailyGame)
     return Opened(game, new=True)
 
 

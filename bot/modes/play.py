@@ -36,9 +36,7 @@ async def start(
         reach=actor.reach,
         hard=hard,
     )
-    game = await store.start(fresh, board=(actor.channel_id, board_message_id), source=actor.source)
-    assert isinstance(game, PlayGame)
-    return game
+    return await store.start(fresh, board=(actor.channel_id, board_message_id), source=actor.source)
 
 
 async def may_guess(store: Store, game_id: int, actor: Actor) -> PlayGame:

@@ -10,6 +10,8 @@ never move a race twice.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from bot.engine import game as rules
 from bot.engine.codes import Code
 from bot.engine.errors import GameError, GameOver, NotInRace, RaceStarted
@@ -61,9 +63,7 @@ async def start(
         variant=variant,
         hard=hard,
     )
-    game = await store.start(fresh, board=(actor.channel_id, board_message_id), source=actor.source)
-    assert isinstance(game, RaceGame)
-    return game
+    return await store.start(fresh, board=(actor.channel_id, board_message_id), source=actor.source)
 
 
 async def race_here(store: Store, game_id: int, actor: Actor) -> RaceGame:
@@ -75,19 +75,24 @@ async def race_here(store: Store, game_id: int, actor: Actor) -> RaceGame:
 
 
 async def join(store: Store, game_id: int, actor: Actor) -> RaceGame:
-    await race_here(store, game_id, actor)
-    game, _ = await store.apply(
-        lambda g: rules.join(g, actor.user_id), game_id=game_id, source=actor.source
-    )
-    assert isinstance(game, RaceGame)
-    return game
+    return await _lobby_move(store, game_id, actor, rules.join)
 
 
 async def start_now(store: Store, game_id: int, actor: Actor) -> RaceGame:
     """The starter opens guessing before the join window closes."""
+    return await _lobby_move(store, game_id, actor, rules.start_race)
+
+
+async def _lobby_move(
+    store: Store,
+    game_id: int,
+    actor: Actor,
+    transition: Callable[[rules.Game, int], tuple[RaceGame, object]],
+) -> RaceGame:
+    """A click on the race board of this channel, stored once."""
     await race_here(store, game_id, actor)
     game, _ = await store.apply(
-        lambda g: rules.start_race(g, actor.user_id), game_id=game_id, source=actor.source
+        lambda g: transition(g, actor.user_id), game_id=game_id, source=actor.source
     )
     assert isinstance(game, RaceGame)
     return game

@@ -77,9 +77,7 @@ async def start(
         strategy=strategy,
         reach=actor.reach,
     )
-    game = await store.start(fresh, board=(actor.channel_id, board_message_id), source=actor.source)
-    assert isinstance(game, SolveGame)
-    return game
+    return await store.start(fresh, board=(actor.channel_id, board_message_id), source=actor.source)
 
 
 async def owned(store: Store, game_id: int, version: int, actor: Actor) -> SolveGame:
