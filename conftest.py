@@ -1,7 +1,10 @@
-"""Root pytest configuration: the loopback fake Discord fixture for every test module, and the
-engine's compiled kernels in numba's disk cache before any bot starts."""
+"""Root pytest configuration: the loopback fake Discord fixture for every test module, every
+mode's record taught to the store (as the app does at import), and the engine's compiled kernels
+in numba's disk cache before any bot starts."""
 
 import pytest
+
+import bot.modes.registry  # noqa: F401  # the store reads each mode's games through its record
 
 pytest_plugins = ["tests.discord_fake.fixtures"]
 

@@ -1,4 +1,4 @@
-"""The bot: opens the store, starts the solver workers, loads the cog, syncs commands."""
+"""The bot: opens the store, starts the solver workers, loads every mode's cog, syncs commands."""
 
 from __future__ import annotations
 
@@ -7,30 +7,40 @@ import contextlib
 import logging
 from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime, timedelta
+from typing import Protocol, runtime_checkable
 
 import discord
 from discord.ext import commands
 
-from bot import cogs, sync
-from bot.cogs import boards, race
-from bot.cogs.replies import on_app_command_error
+from bot import sync
 from bot.config import Settings
+from bot.engine.game import Game
+from bot.interactions import boards
+from bot.interactions.context import Host, KindView
+from bot.interactions.replies import on_app_command_error
+from bot.modes import registry
+from bot.modes.commands import Mastermind
 from bot.solver_pool import SolverPool
 from bot.store import JOBS_LEASE, LeaseKeeper, Store, open_lease, open_store
 from bot.ui.i18n.translator import CatalogueTranslator
 
 log = logging.getLogger(__name__)
 
+
+@runtime_checkable
+class Passes(Protocol):
+    """A cog with a chore for the once-per-cluster background pass."""
+
+    async def background_pass(self) -> object: ...
+
+
 EXPIRY_CHECK_SECONDS = 600
 SHUTDOWN_GRACE_SECONDS = 4.0
 """Moves in flight finish within this (the solver's budget is 2 s; Discord waits 3 s)."""
 
 
-class MastermindBot(commands.AutoShardedBot):
+class MastermindBot(Host):
     """A slash-command-only bot: no privileged intents, no message content."""
-
-    store: Store
-    solver: SolverPool
 
     def __init__(
         self,
@@ -54,7 +64,7 @@ class MastermindBot(commands.AutoShardedBot):
         """What time it is (aware, UTC): which daily puzzle is today. Tests move it."""
         if store is not None:
             self.store = store
-        self.in_flight: set[asyncio.Task[object]] = set()
+        self.in_flight: set[asyncio.Task[object]] = set()  # type: ignore[assignment]
         """Interaction handlers still running; `close` lets them finish before the store shuts."""
         self._expiry: asyncio.Task[None] | None = None
         self.jobs: LeaseKeeper | None = None
@@ -68,12 +78,9 @@ class MastermindBot(commands.AutoShardedBot):
             self.store = await open_store(self.settings.database)
         self.solver = SolverPool(self.settings.solver_workers, self.settings.solver_time_budget)
         await self.solver.warm_up()
-        from bot.cogs.mastermind import Mastermind
-        from bot.cogs.modals import CodeModals
-
         await self.add_cog(Mastermind(self))
-        await self.add_cog(CodeModals())
-        self.add_dynamic_items(*cogs.DYNAMIC_ITEMS)
+        for make in (*(spec.cog for spec in registry.MODES), *registry.FEATURES):
+            await self.add_cog(make(self))
         self.tree.error(on_app_command_error)
         await self.tree.set_translator(CatalogueTranslator())  # commands in every language
         lease = open_lease(self.store, JOBS_LEASE, ttl=self.settings.lease_seconds)
@@ -89,6 +96,9 @@ class MastermindBot(commands.AutoShardedBot):
                 JOBS_LEASE,
             )
         self._expiry = asyncio.create_task(self._expire_forever(), name="expire-stale-games")
+
+    def kind_of(self, game: Game) -> KindView:
+        return registry.spec_of(game)
 
     async def sync_commands(self) -> None:
         """Sync only when the application, scope or tree changed since the last sync."""
@@ -122,7 +132,7 @@ class MastermindBot(commands.AutoShardedBot):
         loop = asyncio.get_running_loop()
         term, next_pass = 0, 0.0
         chores: tuple[Callable[[], Awaitable[object]], ...] = (
-            lambda: race.clock_pass(self),  # lobbies and races whose time came while down
+            *self._cog_passes(),  # e.g. lobbies and races whose time came while down
             lambda: boards.reconcile(self),
             lambda: self.expire_stale_games(timeout),
         )
@@ -147,6 +157,10 @@ class MastermindBot(commands.AutoShardedBot):
                 next_pass = loop.time() + EXPIRY_CHECK_SECONDS
             await jobs.wait_changed(max(0.0, next_pass - loop.time()))
 
+    def _cog_passes(self) -> list[Callable[[], Awaitable[object]]]:
+        """The background passes the loaded cogs keep (`background_pass`), in load order."""
+        return [cog.background_pass for cog in self.cogs.values() if isinstance(cog, Passes)]
+
     _shutdown: asyncio.Task[None] | None = None
 
     async def close(self) -> None:
@@ -161,7 +175,8 @@ class MastermindBot(commands.AutoShardedBot):
             self._expiry.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await self._expiry
-        race.stop_clock(self)
+        for name in list(self.cogs):  # their timers stop; the next start's pass takes over
+            await self.remove_cog(name)
         if self.jobs is not None:
             await self.jobs.close()  # another process of the cluster takes the jobs over now
         for lease in self.leases:  # a restarted process may run these shards at once

@@ -165,7 +165,7 @@ def _request_stop(stop: asyncio.Event, sig: signal.Signals) -> None:
 
 
 async def _sync_once(settings: Settings, guild_id: int | None, *, remove: bool) -> int:
-    from bot.cogs.mastermind import Mastermind
+    from bot.modes.commands import Mastermind
     from bot.ui.i18n.translator import CatalogueTranslator
 
     store = await open_store(settings.database, exclusive=False)

@@ -1,7 +1,9 @@
 """The house rules of `shared/DESIGN.md`: nothing imports a higher floor, and no module circle.
 
-Imports are read from the source (every `import` and `from ... import`, at any depth, except
-under `if TYPE_CHECKING:`), so a late import inside a function counts too.
+Imports are read from the source (every `import` and `from ... import`, at any depth, under
+`if TYPE_CHECKING:` too), so a late import inside a function counts as well. Inside each mode's
+package the same holds for its own floors: rules, then record and actions, then board, then
+inputs.
 """
 
 from __future__ import annotations
@@ -22,9 +24,9 @@ FLOORS: dict[str, int] = {
     "bot.store": 2,  # the single source of truth
     "bot.solver_pool": 2,  # the solver's worker processes
     "bot.worker_processes": 2,
-    "bot.modes": 3,  # what each player action does
-    "bot.ui": 4,  # Discord presentation only
-    "bot.cogs": 5,  # every input
+    "bot.ui": 3,  # presentation building blocks: components, embeds, words, i18n
+    "bot.interactions": 4,  # what every input shares: replies, boards in step, the bot's shape
+    "bot.modes": 5,  # one package per way to play (and per shared feature), and their registry
     "bot.app": 6,  # assembly and process entry points
     "bot.runner": 6,
     "bot.sync": 6,
@@ -49,11 +51,9 @@ def floor_of(module: str) -> int:
     return FLOORS[best]
 
 
-def _is_type_checking(node: ast.If) -> bool:
-    test = node.test
-    return (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING") or (
-        isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING"
-    )
+MODE_FLOORS = {"rules": 1, "record": 2, "actions": 2, "board": 3, "inputs": 4}
+"""The floors inside a mode's package (`bot.modes.<mode>.<floor>`); the registry and the
+command group sit above every mode."""
 
 
 def imports_of(path: Path, modules: set[str]) -> set[str]:
@@ -65,10 +65,6 @@ def imports_of(path: Path, modules: set[str]) -> set[str]:
     )
 
     def visit(node: ast.AST) -> None:
-        if isinstance(node, ast.If) and _is_type_checking(node):
-            for child in node.orelse:
-                visit(child)
-            return
         if isinstance(node, ast.Import):
             found.update(alias.name for alias in node.names)
         elif isinstance(node, ast.ImportFrom):
@@ -92,10 +88,37 @@ MODULES = {module_name(path) for path in SOURCES}
 GRAPH = {module_name(path): imports_of(path, MODULES) & MODULES for path in SOURCES}
 
 
+def mode_floor_of(module: str) -> int | None:
+    """A module's floor inside the modes (None outside a mode's package); the registry and the
+    command group are above them all."""
+    parts = module.split(".")
+    if parts[:2] != ["bot", "modes"] or len(parts) < 3:
+        return None
+    if len(parts) == 3:
+        return len(MODE_FLOORS) + 1  # bot.modes.registry, bot.modes.commands
+    return MODE_FLOORS[parts[3]]
+
+
 @pytest.mark.parametrize("module", sorted(GRAPH))
 def test_no_module_imports_a_higher_floor(module: str) -> None:
     upward = sorted(other for other in GRAPH[module] if floor_of(other) > floor_of(module))
     assert not upward, f"{module} (floor {floor_of(module)}) imports higher floors: {upward}"
+
+
+@pytest.mark.parametrize("module", sorted(m for m in GRAPH if mode_floor_of(m) is not None))
+def test_inside_the_modes_no_module_imports_a_higher_floor(module: str) -> None:
+    """rules <- record, actions <- board <- inputs, in every mode and across modes."""
+    own = mode_floor_of(module)
+    assert own is not None
+    upward = sorted(o for o in GRAPH[module] if (mode_floor_of(o) or 0) > own)
+    assert not upward, f"{module} imports higher floors of the modes: {upward}"
+
+
+def test_every_module_of_a_mode_is_on_a_floor() -> None:
+    for module in GRAPH:
+        parts = module.split(".")
+        if parts[:2] == ["bot", "modes"] and len(parts) == 4:
+            assert parts[3] in MODE_FLOORS, f"{module}: a mode's modules are {list(MODE_FLOORS)}"
 
 
 def test_no_import_circle() -> None:

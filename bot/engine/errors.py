@@ -10,7 +10,6 @@ from enum import StrEnum
 from typing import TYPE_CHECKING, ClassVar
 
 if TYPE_CHECKING:
-    from bot.engine.game import GameKind
     from bot.engine.hard import BrokenClue
 
 
@@ -27,7 +26,7 @@ class GameError(Exception):
 class GameAlreadyActive(GameError):
     """Raised by the store: the database allows one active game per channel."""
 
-    def __init__(self, game_id: int | None = None, kind: GameKind | None = None) -> None:
+    def __init__(self, game_id: int | None = None, kind: str | None = None) -> None:
         self.game_id, self.kind = game_id, kind
         # GameKind is a StrEnum, so its members find these plain-string keys.
         what = {"play": "A guessing game", "solve": "A solving game"}.get(str(kind), "A game")
@@ -64,18 +63,7 @@ class InvalidGuess(GameError):
 
 
 class ImpossibleAnswer(GameError):
-    """No secret can give that (black, white) answer."""
-
-
-class NoGuessToAnswer(GameError):
-    default_message = (
-        "Your answers contradict each other, so I have no guess to ask about: "
-        "undo your last answer and check it."
-    )
-
-
-class NothingToUndo(GameError):
-    default_message = "There is no answer to take back yet."
+    """No secret can give that (black, white) answer; raised from the code space's own error."""
 
 
 class OwnerReason(StrEnum):
@@ -119,32 +107,17 @@ class InvalidVariant(GameError):
     """The requested pegs, colours or guess limit are out of range."""
 
 
-# --- races ---------------------------------------------------------------------------------------
-
-
-class NotInRace(GameError):
-    default_message = "You are not in this race; join the next one while its lobby is open."
-
-
-class AlreadyJoined(GameError):
-    default_message = "You are already in this race."
-
-
-class RaceFull(GameError):
-    default_message = "This race is full."
-
-
-class RaceNotStarted(GameError):
-    default_message = "The race has not started yet: wait for the starter or the clock."
-
-
-class RaceStarted(GameError):
-    default_message = "This race has already started; join the next one."
-
-
-class RaceFinished(GameError):
-    default_message = "You have finished this race: watch its board for the others."
-
-
 class SecretWithheld(RuntimeError):
     """A transition needed the secret of a game loaded for display only."""
+
+
+class NotHere(GameError):
+    """The input names a game of another channel, server or DM (or none at all)."""
+
+    default_message = "That belongs to a game in another channel, so I can't use it here."
+
+
+class BadChoice(GameError):
+    """A select value or custom_id field that no menu of ours offers."""
+
+    default_message = "That choice isn't on the menu. Open a fresh one and pick again."

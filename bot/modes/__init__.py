@@ -1,11 +1,12 @@
-"""FLOOR 3, the game modes: what each player action does, as plain async functions.
+"""Every way to play, one package each, and what several of them share.
 
-One module per mode (`play`, `solve`), plus `common` for what every mode shares (where a game
-is, who may end it, giving up). An action takes the store, the solver pool and an `Actor` (who
-acts, where), applies one pure engine transition in one store transaction, and returns values:
-nothing here knows Discord, formats text or draws a board. Failures are typed errors
-(`bot.engine.errors`) that the layers above turn into words.
+A mode's package (`play`, `solve`, `daily`, `race`) holds its own floors: `rules` (the pure
+state machine on the engine core), `record` (how the store keeps its columns), `actions` (what
+each player action does: one store call, the solver when a move needs it; no Discord), `board`
+(how its boards look) and `inputs` (its cog: buttons, selects, modal routes and timers). A
+shared feature (`common`, `hints`, `review`) has the same shape. `registry` lists the modes
+once; `commands` is the /mastermind group, whose commands call each mode's inputs.
 
-A new mode is a new module here, an engine state machine for its kind, and one entry in the
-cogs' table of kinds (`bot.cogs.kinds`); no existing mode changes.
+A new mode is a new package here and one line in `registry.MODES` (and its migration, if it
+needs columns); no other mode changes.
 """

@@ -13,19 +13,7 @@ from typing import Any, Protocol
 
 from bot.engine.codes import Code
 from bot.engine.errors import InvalidVariant
-from bot.engine.game import (
-    DailyGame,
-    Game,
-    GameKind,
-    Move,
-    MoveKind,
-    PlayGame,
-    RaceGame,
-    Reach,
-    Secret,
-    SolveGame,
-    Variant,
-)
+from bot.engine.game import Game, Move, MoveKind, Reach, Secret, Variant
 
 RECORD_FORMAT = 1
 """Version of the record layout; bump it when the layout changes."""
@@ -43,41 +31,46 @@ class RecordError(ValueError):
     """A stored record this version cannot read (not player-facing: an operator problem)."""
 
 
+class KindCodec(Protocol):
+    """How one kind of game is kept: the columns only it uses, and the game rebuilt from them.
+    Each mode registers one (`register`), so this floor never names a mode."""
+
+    def columns(self, game: Game) -> Record:
+        """The kind's own columns (any of `KIND_COLUMNS`); the rest are stored as defaults."""
+        ...
+
+    def build(self, record: Mapping[str, Any], header: Record, variant: Variant) -> Game:
+        """The game from its record, the header every kind shares and its checked variant."""
+        ...
+
+
+KIND_COLUMNS: Record = {
+    "solo": False,
+    "strategy": None,
+    "secret": None,
+    "winner_id": None,
+    "hard": False,
+    "puzzle": None,
+    "lobby_until": None,
+    "race_until": None,
+}
+"""The columns some kinds use, with what a kind that does not use one stores."""
+
+_CODECS: dict[str, KindCodec] = {}
+
+
+def register(kind: str, codec: KindCodec) -> None:
+    """Teach the store a kind of game (at import of `bot.modes.registry`); once per kind."""
+    if _CODECS.get(kind, codec) is not codec:
+        raise ValueError(f"game kind {kind!r} is registered twice")
+    _CODECS[kind] = codec
+
+
 def game_to_record(game: Game) -> Record:
     """The game's header and the copies derived from its log (status, winner, version).
 
-    A play game's secret is written as it is known: a game loaded for display has none.
+    A secret is written as it is known: a game loaded for display has none.
     """
-    if isinstance(game, PlayGame):
-        known = game.secret.known
-        specific = {
-            "solo": game.solo,
-            "strategy": None,
-            "secret": encode_code(game.secret.reveal()) if known else None,
-            "winner_id": game.winner_id,
-            "hard": game.hard,
-            "puzzle": game.puzzle if isinstance(game, DailyGame) else None,
-        }
-    elif isinstance(game, RaceGame):
-        specific = {
-            "solo": False,
-            "strategy": None,
-            "secret": encode_code(game.secret.reveal()) if game.secret.known else None,
-            "winner_id": game.winner_id,
-            "hard": game.hard,
-            "puzzle": None,
-            "lobby_until": game.lobby_until,
-            "race_until": game.race_until,
-        }
-    else:
-        specific = {
-            "solo": True,
-            "strategy": game.strategy,
-            "secret": None,
-            "winner_id": None,
-            "hard": False,
-            "puzzle": None,
-        }
     return {
         "format": RECORD_FORMAT,
         "id": game.id,
@@ -93,10 +86,20 @@ def game_to_record(game: Game) -> Record:
         "version": game.version,
         "hints": game.hints,
         "reach": game.reach.value,
-        "lobby_until": None,
-        "race_until": None,
-        **specific,
+        **KIND_COLUMNS,
+        **_codec(game.kind).columns(game),
     }
+
+
+def secret_column(secret: Secret) -> str | None:
+    """A secret as stored: its code, or nothing for a game loaded without it."""
+    return encode_code(secret.reveal()) if secret.known else None
+
+
+def secret_of(record: Mapping[str, Any], variant: Variant) -> Secret:
+    """The stored secret (withheld when the record was read without it)."""
+    text = record.get("secret")
+    return Secret(None if text is None else variant.space.validate(decode_code(text)))
 
 
 def move_to_record(move: Move) -> Record:
@@ -121,44 +124,19 @@ def move_from_record(record: MoveRow) -> Move:
 
 
 def game_from_record(record: Mapping[str, Any], moves: Sequence[MoveRow]) -> Game:
-    """Rebuild a game of either kind; a play record without `secret` gives a display-only game."""
+    """Rebuild a game of any registered kind; a record without `secret` gives a display-only
+    game."""
     kind = record.get("kind")
-    game: Game
-    if kind in (GameKind.PLAY, GameKind.DAILY):
-        variant = _check_header(record, GameKind(kind))
-        secret = record.get("secret")
-        code = None if secret is None else variant.space.validate(decode_code(secret))
-        header = {
-            **_header(record, moves),
-            "variant": variant,
-            "secret": Secret(code),
-            "solo": bool(record["solo"]),
-            "hard": bool(record.get("hard", False)),
-        }
-        if kind == GameKind.DAILY:
-            game = DailyGame(**header, puzzle=record["puzzle"])
-        else:
-            game = PlayGame(**header)
-    elif kind == GameKind.RACE:
-        variant = _check_header(record, GameKind.RACE)
-        secret = record.get("secret")
-        game = RaceGame(
-            **_header(record, moves),
-            variant=variant,
-            secret=Secret(None if secret is None else variant.space.validate(decode_code(secret))),
-            hard=bool(record.get("hard", False)),
-            lobby_until=_whole(record, "lobby_until"),
-            race_until=_whole(record, "race_until"),
-        )
-    elif kind == GameKind.SOLVE:
-        game = SolveGame(
-            **_header(record, moves),
-            variant=_check_header(record, GameKind.SOLVE),
-            strategy=record["strategy"],
-        )
-    else:
+    codec = _codec(kind)
+    variant = _check_header(record, str(kind))
+    return _check_derived(codec.build(record, _header(record, moves), variant), record)
+
+
+def _codec(kind: object) -> KindCodec:
+    codec = _CODECS.get(str(kind)) if isinstance(kind, str) else None
+    if codec is None:
         raise RecordError(f"unknown game kind {kind!r}")
-    return _check_derived(game, record)
+    return codec
 
 
 def _header(record: Mapping[str, Any], moves: Sequence[MoveRow]) -> dict[str, Any]:
@@ -177,7 +155,7 @@ def _header(record: Mapping[str, Any], moves: Sequence[MoveRow]) -> dict[str, An
     }
 
 
-def _whole(record: Mapping[str, Any], column: str) -> int:
+def whole(record: Mapping[str, Any], column: str) -> int:
     """A column a kind cannot do without, as a whole number."""
     value = record.get(column)
     if type(value) is not int:
@@ -200,7 +178,7 @@ def decode_code(text: str) -> Code:
     return tuple(values)
 
 
-def _check_header(record: Mapping[str, Any], kind: GameKind) -> Variant:
+def _check_header(record: Mapping[str, Any], kind: str) -> Variant:
     version = record.get("format")
     if not isinstance(version, int) or version < 1:
         raise RecordError(f"game record has no valid format number ({version!r})")

@@ -17,7 +17,7 @@ from collections.abc import Callable
 from datetime import timedelta
 from typing import Protocol, Self, TypeVar, runtime_checkable
 
-from bot.engine.game import G, Game, GameKind, RaceGame
+from bot.engine.game import G, Game, GameKind
 from bot.store.values import Board, DailyResult, HistoryEntry, PlayerStats
 
 OutcomeT = TypeVar("OutcomeT")
@@ -59,7 +59,7 @@ class Store(Protocol):
         """The channel's active game for display (its secret withheld), or None."""
         ...
 
-    async def active_races(self) -> list[RaceGame]:
+    async def active_races(self) -> list[Game]:
         """Every race still running (secrets withheld), oldest first: what the bot's clock
         starts and ends, also after a restart."""
         ...

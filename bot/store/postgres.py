@@ -29,20 +29,14 @@ from urllib.parse import urlsplit, urlunsplit
 
 import asyncpg
 
-from bot.engine.game import (
+from bot.engine.errors import (
     DailyAlreadyPlayed,
-    DailyGame,
-    G,
-    Game,
     GameAlreadyActive,
-    GameKind,
     GameOver,
     NoActiveGame,
-    RaceGame,
     StaleGame,
-    Status,
-    expire,
 )
+from bot.engine.game import G, Game, GameKind, Status, expire
 from bot.store.codec import game_from_record, game_to_record
 from bot.store.errors import AlreadyApplied, SchemaError, StoreBusy, StoreUnavailable
 from bot.store.interface import OutcomeT
@@ -317,12 +311,12 @@ class PostgresStore:
         found = await self._read(lambda conn: _fetch(conn, "id = $1", (game_id,)))
         return found[0][0] if found else None
 
-    async def active_races(self) -> list[RaceGame]:
+    async def active_races(self) -> list[Game]:
         """Every race still running (secrets withheld), oldest first."""
         found = await self._read(
             lambda conn: _fetch(conn, "kind = 'race' AND status = 'active' ORDER BY id", ())
         )
-        return [game for game, _ in found if isinstance(game, RaceGame)]
+        return [game for game, _ in found]
 
     async def expire_stale(self, older_than: timedelta) -> list[Game]:
         """Abandon (as timed out) every active game with no move for `older_than`; each game is
@@ -620,7 +614,7 @@ async def _refuse_repeat(conn: Conn, source: str) -> None:
 
 async def _daily_id(conn: Conn, game: Game) -> int | None:
     """The id of the daily game this player already has for `game`'s puzzle."""
-    puzzle = game.puzzle if isinstance(game, DailyGame) else None
+    puzzle = game_to_record(game)["puzzle"]
     found: int | None = await conn.fetchval(
         "SELECT id FROM games WHERE kind = 'daily' AND starter_id = $1 AND puzzle = $2",
         game.starter_id,

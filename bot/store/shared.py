@@ -8,7 +8,7 @@ from dataclasses import replace
 from datetime import UTC, datetime
 from typing import Any, TypeVar
 
-from bot.engine.game import Game, PlayGame, RaceGame, Secret
+from bot.engine.game import Game
 from bot.store.codec import move_to_record
 
 GameT = TypeVar("GameT", bound=Game)
@@ -108,10 +108,8 @@ def move_rows(game: Game, start: int, now: MomentT, source: str | None) -> list[
 
 
 def public(game: GameT) -> GameT:
-    """Withhold an active play (or race) game's secret from everything outside the store."""
-    if isinstance(game, PlayGame | RaceGame) and not game.is_over and game.secret.known:
-        return replace(game, secret=Secret.withheld())
-    return game
+    """Withhold an active game's secret from everything outside the store."""
+    return game if game.is_over else game.withheld()
 
 
 def utc_now() -> datetime:

@@ -28,20 +28,14 @@ from typing import Any, Self, TypeVar
 
 import aiosqlite
 
-from bot.engine.game import (
+from bot.engine.errors import (
     DailyAlreadyPlayed,
-    DailyGame,
-    G,
-    Game,
     GameAlreadyActive,
-    GameKind,
     GameOver,
     NoActiveGame,
-    RaceGame,
     StaleGame,
-    Status,
-    expire,
 )
+from bot.engine.game import G, Game, GameKind, Status, expire
 from bot.store.codec import game_from_record, game_to_record
 from bot.store.errors import AlreadyApplied, StoreBusy, StoreUnavailable
 from bot.store.filelock import claim
@@ -295,12 +289,12 @@ class SqliteStore:
         found = await self._read(lambda db: _fetch(db, "id = ?", (game_id,)))
         return found[0][0] if found else None
 
-    async def active_races(self) -> list[RaceGame]:
+    async def active_races(self) -> list[Game]:
         """Every race still running (secrets withheld), oldest first."""
         found = await self._read(
             lambda db: _fetch(db, "kind = 'race' AND status = 'active' ORDER BY id", ())
         )
-        return [game for game, _ in found if isinstance(game, RaceGame)]
+        return [game for game, _ in found]
 
     async def expire_stale(self, older_than: timedelta) -> list[Game]:
         """Abandon (as timed out) every active game with no move for `older_than`.
@@ -634,7 +628,7 @@ async def _refuse_repeat(db: Db, source: str) -> None:
 
 async def _daily_id(db: Db, game: Game) -> int | None:
     """The id of the daily game this player already has for `game`'s puzzle."""
-    puzzle = game.puzzle if isinstance(game, DailyGame) else None
+    puzzle = game_to_record(game)["puzzle"]
     rows = await db.execute_fetchall(
         "SELECT id FROM games WHERE kind = 'daily' AND starter_id = ? AND puzzle = ?",
         (game.starter_id, puzzle),

@@ -8,11 +8,8 @@ guess could not be the secret, because that earlier guess would then have earned
 
 from __future__ import annotations
 
-import discord
-
 from bot.engine.codes import MAX_COLOURS, Code, CodeSpace
 from bot.engine.errors import BreaksAClue
-from bot.engine.game import PlayGame
 from bot.engine.hard import Broken
 from bot.engine.job_types import Hint
 from bot.ui import text
@@ -141,15 +138,3 @@ def hint_text(
             code=code,
         )
     return f"💡 {said} {left}\n{used}"
-
-
-def mark_board(embed: discord.Embed, game: PlayGame, *, t: Messages) -> discord.Embed:
-    """A play board's notes on how it is played: hard mode, and the hints asked for."""
-    if game.hard:
-        embed.add_field(
-            name=t.gettext("Hard mode"),
-            value=t.gettext("every guess must fit every answer so far"),
-        )
-    if game.hints:
-        embed.add_field(name=t.gettext("Hints used"), value=t.number(game.hints))
-    return embed

@@ -16,12 +16,9 @@ from typing import Any
 
 import discord
 
-from bot.engine.answers import possible_answers
 from bot.engine.codes import CodeSpace
-from bot.engine.game import PlayGame, SolveGame
-from bot.ui import ids, text, words
-from bot.ui.i18n import ENGLISH, Messages
-from bot.ui.review import review_button
+from bot.ui import ids, words
+from bot.ui.i18n import Messages
 
 BUTTONS_PER_ROW = 5
 MAX_ROWS = 5
@@ -40,7 +37,7 @@ class RenderedView(discord.ui.View):
         return False
 
 
-def _button(
+def button(
     route_id: str,
     label: str,
     *,
@@ -53,29 +50,11 @@ def _button(
 # --- play -------------------------------------------------------------------------------------
 
 
-def play_view(game: PlayGame, *, t: Messages) -> discord.ui.View | None:
-    """The board's buttons while the game runs (Guess, Hint, Give up); once it is over, the
-    Review."""
-    if game.id is None:
-        return None
-    view = RenderedView()
-    if game.is_over:
-        view.add_item(review_button(game.id, t=t))
-        return view
-    guess = t.pgettext("button", "Guess")
-    view.add_item(
-        _button(ids.GUESS.id(game.id), guess, emoji="🎯", style=discord.ButtonStyle.primary)
-    )
-    view.add_item(_button(ids.HINT.id(game.id), t.pgettext("button", "Hint"), emoji="💡"))
-    view.add_item(_button(ids.GIVE_UP.id(game.id), t.gettext("Give up"), emoji="🏳️"))
-    return view
-
-
 def confirm_view(game_id: int, *, t: Messages) -> discord.ui.View:
     """The private "are you sure?" before a game ends."""
     view = RenderedView()
     view.add_item(
-        _button(
+        button(
             ids.CONFIRM_GIVE_UP.id(game_id),
             t.gettext("Yes, end the game"),
             style=discord.ButtonStyle.danger,
@@ -112,7 +91,7 @@ def picker_view(
     for peg in range(space.pegs):
         view.add_item(peg_select(game_id, peg, space, chosen[peg], t=t))
     view.add_item(
-        _button(
+        button(
             ids.SUBMIT_PICK.id(game_id),
             t.gettext("Submit guess"),
             emoji="✅",
@@ -196,72 +175,3 @@ def modal_value(data: Any, custom_id: str) -> str | None:
 
 
 # --- solve ------------------------------------------------------------------------------------
-
-
-def answer_button(
-    game_id: int, version: int, black: int, white: int, pegs: int, *, t: Messages
-) -> Any:
-    """One possible answer to the bot's guess. The version refuses a click on an older guess."""
-    return _button(
-        ids.ANSWER.id(game_id, version, black, white),
-        text.answer_label(black, white, t=t),
-        style=discord.ButtonStyle.success if black == pegs else discord.ButtonStyle.secondary,
-    )
-
-
-def answer_select(
-    game_id: int, version: int, part: int, answers: list[tuple[int, int]], *, t: Messages
-) -> discord.ui.Select[Any]:
-    """For many pegs: the possible answers split over two selects; choosing one answers."""
-    options = [
-        discord.SelectOption(
-            label=f"{text.answer_label(b, w, t=t)} ({text.peg_words(b, w, t=t)})",
-            value=f"{b}:{w}",
-        )
-        for b, w in answers
-    ]
-    return discord.ui.Select(
-        placeholder=t.gettext(
-            "Answers {first} to {last} black", first=answers[0][0], last=answers[-1][0]
-        ),
-        options=options,
-        custom_id=ids.ANSWER_SELECT.id(game_id, version, part),
-    )
-
-
-def solve_view(game: SolveGame, *, t: Messages = ENGLISH) -> discord.ui.View | None:
-    """The answers the bot's guess can earn (buttons, or two selects when they would not
-    fit), Undo and Give up."""
-    if game.is_over or game.id is None:
-        return None
-    view = RenderedView()
-    space = game.variant.space
-    version = game.version
-    current = game.current_guess
-    if current is not None:
-        answers = list(possible_answers(space, current))
-        if len(answers) + 2 <= BUTTONS_PER_ROW * MAX_ROWS:
-            for black, white in answers:
-                view.add_item(answer_button(game.id, version, black, white, space.pegs, t=t))
-        else:
-            half = (len(answers) + 1) // 2
-            for part, chunk in enumerate((answers[:half], answers[half:])):
-                view.add_item(answer_select(game.id, version, part, chunk, t=t))
-    if game.answers:
-        view.add_item(
-            _button(
-                ids.UNDO.id(game.id, version),
-                t.gettext("Undo last answer"),
-                emoji="↩️",
-                style=discord.ButtonStyle.primary,
-            )
-        )
-    view.add_item(
-        _button(
-            ids.STOP_SOLVE.id(game.id),
-            t.gettext("Give up"),
-            emoji="🏳️",
-            style=discord.ButtonStyle.danger,
-        )
-    )
-    return view

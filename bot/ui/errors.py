@@ -17,8 +17,8 @@ import discord
 from discord import app_commands
 
 from bot.engine.codes import CodeError
-from bot.engine.errors import BreaksAClue, OwnerReason
-from bot.engine.game import (
+from bot.engine.errors import (
+    BreaksAClue,
     GameAlreadyActive,
     GameError,
     ImpossibleAnswer,
@@ -26,6 +26,7 @@ from bot.engine.game import (
     InvalidVariant,
     NoActiveGame,
     NotYourGame,
+    OwnerReason,
 )
 from bot.engine.search import TooLarge
 from bot.solver_pool import SolverUnavailable

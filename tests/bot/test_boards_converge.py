@@ -7,7 +7,7 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
-from bot.cogs import boards
+from bot.interactions import boards
 from tests.bot.helpers import board_shows, move_count, query, secret_text
 from tests.discord_fake import FakeDiscord
 

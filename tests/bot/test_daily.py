@@ -14,8 +14,8 @@ import pytest
 from bot.app import MastermindBot
 from bot.config import Settings
 from bot.engine.codes import COLOURS, CodeSpace
-from bot.engine.daily import FIRST_DAY
-from bot.modes import daily
+from bot.modes.daily import actions as daily
+from bot.modes.daily.rules import FIRST_DAY
 from tests.bot.helpers import choose, query
 from tests.discord_fake import FakeDiscord, FakeMessage
 

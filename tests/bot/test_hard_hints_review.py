@@ -20,10 +20,10 @@ from bot.engine.hard import first_broken_clue
 from bot.engine.review import review, summarise
 from bot.engine.scoring import score
 from bot.engine.solver import Solver
+from bot.modes.review.board import summary_text
 from bot.solver_pool import SolverBusy
 from bot.ui import clues, text
 from bot.ui.i18n import ENGLISH
-from bot.ui.review import summary_text
 from tests.bot.helpers import active_game, board_shows, move_count, query, secret_text
 from tests.bot.test_security import private_refusal
 from tests.discord_fake import FakeDiscord, FakeMessage

@@ -16,10 +16,10 @@ from pathlib import Path
 import pytest
 
 from bot.app import MastermindBot
-from bot.cogs import race as race_inputs
 from bot.config import Settings
 from bot.engine.codes import COLOURS, CodeSpace
 from bot.engine.game import GameKind
+from bot.modes.race import inputs as race_inputs
 from bot.store import PlayerStats
 from tests.bot.helpers import choose, move_count, query
 from tests.discord_fake import FakeDiscord, FakeMessage

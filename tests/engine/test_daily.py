@@ -10,7 +10,7 @@ from datetime import UTC, date, datetime, timedelta, timezone
 import pytest
 
 from bot.engine.codes import CodeSpace
-from bot.engine.daily import (
+from bot.modes.daily.rules import (
     FIRST_DAY,
     daily_secret,
     next_puzzle_in,

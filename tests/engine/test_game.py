@@ -12,31 +12,24 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bot.engine.game import (
-    AnswerOutcome,
-    EndOutcome,
-    Game,
+from bot.engine.errors import (
     GameError,
     GameOver,
-    ImpossibleAnswer,
     InvalidGuess,
     InvalidVariant,
-    MoveKind,
-    NoGuessToAnswer,
-    NothingToUndo,
     NotYourGame,
     OwnerReason,
-    PlayGame,
-    Secret,
-    SolveGame,
-    Status,
-    Variant,
     WrongGameKind,
+)
+from bot.engine.game import EndOutcome, Game, MoveKind, Secret, Status, Variant, expire, give_up
+from bot.modes.play.rules import PlayGame, guess, new_play_game
+from bot.modes.solve.rules import (
+    AnswerOutcome,
+    ImpossibleAnswer,
+    NoGuessToAnswer,
+    NothingToUndo,
+    SolveGame,
     answer,
-    expire,
-    give_up,
-    guess,
-    new_play_game,
     new_solve_game,
     undo,
 )

@@ -6,34 +6,28 @@ from __future__ import annotations
 import pytest
 
 from bot.engine.errors import (
-    AlreadyJoined,
     BreaksAClue,
     GameOver,
     InvalidVariant,
-    NotInRace,
     NotYourGame,
     OwnerReason,
-    RaceFinished,
-    RaceFull,
-    RaceNotStarted,
-    RaceStarted,
     StaleGame,
     WrongGameKind,
 )
-from bot.engine.game import (
+from bot.engine.game import MoveKind, Status, Variant, expire, give_up
+from bot.modes.play.rules import hint, new_play_game
+from bot.modes.race.rules import (
     MAX_RACERS,
-    MoveKind,
+    AlreadyJoined,
+    NotInRace,
     Placing,
+    RaceFinished,
+    RaceFull,
     RaceGame,
-    Status,
-    Variant,
+    RaceNotStarted,
+    RaceStarted,
     clock_move,
-    expire,
-    give_up,
-    guess,
-    hint,
     join,
-    new_play_game,
     new_race_game,
     race_guess,
     start_race,
@@ -68,7 +62,7 @@ def started(*players: int, guesses: int = 10, hard: bool = False) -> RaceGame:
 
 def play(game: RaceGame, player: int, *codes: str) -> RaceGame:
     for code in codes:
-        game, _ = guess(game, player, code)
+        game, _ = race_guess(game, player, code)
         assert isinstance(game, RaceGame)
     return game
 
@@ -83,7 +77,7 @@ def test_the_lobby_holds_the_starter_first_and_each_player_once() -> None:
     with pytest.raises(AlreadyJoined):
         join(game, ALICE)
     with pytest.raises(RaceNotStarted):
-        guess(game, BOB, "1234")
+        race_guess(game, BOB, "1234")
     assert (game.lobby_until, game.race_until, game.next_deadline) == (10_060, 10_360, 10_060)
 
 

@@ -6,12 +6,12 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
+from bot.engine.actor import Actor
 from bot.engine.codes import CodeSpace
-from bot.engine.daily import FIRST_DAY, Streak, daily_secret
-from bot.engine.errors import NotYourGame
-from bot.engine.game import GameOver, Status
-from bot.modes import daily
-from bot.modes.common import Actor, NotHere
+from bot.engine.errors import GameOver, NotHere, NotYourGame
+from bot.engine.game import Status
+from bot.modes.daily import actions as daily
+from bot.modes.daily.rules import FIRST_DAY, Streak, daily_secret
 from bot.store import AlreadyApplied, Store, open_store
 
 CLASSIC = CodeSpace(4, 6)

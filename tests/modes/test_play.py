@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import pytest
 
-from bot.engine.errors import NotYourGame, OwnerReason
-from bot.engine.game import GameAlreadyActive, Variant
-from bot.modes import common, play
-from bot.modes.common import Actor, NotHere
+from bot.engine.actor import Actor
+from bot.engine.errors import GameAlreadyActive, NotHere, NotYourGame, OwnerReason
+from bot.engine.game import Variant
+from bot.modes.common import actions as common
+from bot.modes.play import actions as play
 from bot.store import AlreadyApplied, Store
 
 GUILD, CHANNEL = 10, 20
@@ -72,7 +73,7 @@ async def test_only_the_starter_or_a_moderator_ends_a_game(store: Store) -> None
 
 
 async def test_a_daily_game_is_ended_by_its_player_only_not_by_a_moderator(store: Store) -> None:
-    from bot.engine.game import new_daily_game
+    from bot.modes.daily.rules import new_daily_game
 
     game = await store.start(
         new_daily_game(

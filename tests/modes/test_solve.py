@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import pytest
 
+from bot.engine.actor import Actor
 from bot.engine.errors import ImpossibleAnswer, StaleGame
 from bot.engine.game import Variant
-from bot.modes import solve
-from bot.modes.common import Actor
+from bot.modes.solve import actions as solve
 from bot.solver_pool import SolverPool
 from bot.store import Store
 

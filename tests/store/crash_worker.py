@@ -13,7 +13,9 @@ import asyncio
 import random
 import sys
 
-from bot.engine.game import Variant, guess, new_play_game
+import bot.modes.registry  # noqa: F401  # the store reads games through each mode's record
+from bot.engine.game import Variant
+from bot.modes.play.rules import guess, new_play_game
 from bot.store import open_store
 
 CHANNEL, PLAYER = 1, 2

@@ -7,7 +7,9 @@ from contextlib import closing
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
-from bot.engine.game import PlayGame, SolveGame, Variant, new_play_game, new_solve_game
+from bot.engine.game import Variant
+from bot.modes.play.rules import PlayGame, new_play_game
+from bot.modes.solve.rules import SolveGame, new_solve_game
 
 GUILD, CHANNEL = 700, 800
 ALICE, BOB, CAROL = 1, 2, 3

@@ -5,18 +5,10 @@ from __future__ import annotations
 
 import pytest
 
-from bot.engine.game import (
-    Game,
-    GameKind,
-    PlayGame,
-    SecretWithheld,
-    SolveGame,
-    Variant,
-    answer,
-    guess,
-    new_play_game,
-    new_solve_game,
-)
+from bot.engine.errors import SecretWithheld
+from bot.engine.game import Game, GameKind, Variant
+from bot.modes.play.rules import PlayGame, guess, new_play_game
+from bot.modes.solve.rules import SolveGame, answer, new_solve_game
 from bot.store.codec import (
     RECORD_FORMAT,
     RecordError,

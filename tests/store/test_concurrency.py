@@ -6,7 +6,9 @@ from __future__ import annotations
 import asyncio
 import random
 
-from bot.engine.game import GameOver, GuessOutcome, NoActiveGame, Status, guess
+from bot.engine.errors import GameOver, NoActiveGame
+from bot.engine.game import GuessOutcome, Status
+from bot.modes.play.rules import guess
 from bot.store import Store
 from tests.store.backends import Backend
 from tests.store.helpers import CHANNEL, SECRET, play

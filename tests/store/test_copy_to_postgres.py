@@ -11,7 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from bot.engine.game import answer, give_up, guess, undo
+from bot.engine.game import give_up
+from bot.modes.play.rules import guess
+from bot.modes.solve.rules import answer, undo
 from bot.store import PostgresStore, SqliteStore, Store
 from bot.store.filelock import claim
 from bot.transfer import CopyError, copy_to_postgres

@@ -6,17 +6,10 @@ from __future__ import annotations
 
 import asyncio
 
-from bot.engine.game import (
-    DailyGame,
-    Game,
-    GameKind,
-    answer,
-    expire,
-    give_up,
-    guess,
-    new_daily_game,
-    undo,
-)
+from bot.engine.game import Game, GameKind, expire, give_up
+from bot.modes.daily.rules import DailyGame, new_daily_game
+from bot.modes.play.rules import guess
+from bot.modes.solve.rules import answer, undo
 from bot.store import DailyResult, Store
 from tests.store.backends import Backend
 from tests.store.helpers import ALICE, BOB, CAROL, CHANNEL, GUILD, SECRET, Clock, solve

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.engine.game import guess
+from bot.modes.play.rules import guess
 from bot.store import AlreadyApplied, SchemaError, StoreUnavailable
 from tests.store.backends import Backend
 from tests.store.helpers import BOB, CHANNEL, play

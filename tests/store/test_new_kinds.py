@@ -6,14 +6,9 @@ from __future__ import annotations
 import pytest
 
 from bot.engine.errors import BreaksAClue, DailyAlreadyPlayed
-from bot.engine.game import (
-    DailyGame,
-    GameKind,
-    Reach,
-    guess,
-    hint,
-    new_daily_game,
-)
+from bot.engine.game import GameKind, Reach
+from bot.modes.daily.rules import DailyGame, new_daily_game
+from bot.modes.play.rules import guess, hint
 from bot.store import PlayerStats, Store
 from tests.store.backends import Backend
 from tests.store.helpers import ALICE, BOB, CHANNEL, GUILD, SECRET, play

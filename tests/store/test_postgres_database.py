@@ -10,7 +10,7 @@ from datetime import timedelta
 import asyncpg
 import pytest
 
-from bot.engine.game import guess
+from bot.modes.play.rules import guess
 from bot.store import AlreadyApplied, PostgresStore, SchemaError, StoreBusy, StoreUnavailable
 from bot.store.postgres import redact
 from bot.store.postgres_migrations import MIGRATIONS, SCHEMA_VERSION

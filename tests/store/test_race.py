@@ -6,14 +6,12 @@ from __future__ import annotations
 
 import pytest
 
-from bot.engine.errors import NotInRace, RaceStarted
-from bot.engine.game import (
-    GameAlreadyActive,
-    GameKind,
+from bot.engine.errors import GameAlreadyActive
+from bot.engine.game import GameKind, Status, give_up
+from bot.modes.race.rules import (
+    NotInRace,
     RaceGame,
-    Status,
-    give_up,
-    guess,
+    RaceStarted,
     join,
     new_race_game,
     race_guess,
@@ -71,7 +69,7 @@ async def test_a_race_round_trips_with_its_clock_and_holds_the_channel(
     with pytest.raises(RaceStarted):
         await store.apply(lambda g: join(g, CAROL), game_id=game.id)
     with pytest.raises(NotInRace):
-        await store.apply(lambda g: guess(g, CAROL, "1234"), game_id=game.id)
+        await store.apply(lambda g: race_guess(g, CAROL, "1234"), game_id=game.id)
     assert isinstance(game, RaceGame) and game.started and game.players == (ALICE, BOB)
     assert await store.game(game.id or 0) == game
     rows = backend.query("SELECT kind, player_id, source FROM moves ORDER BY move_no")
@@ -124,9 +122,9 @@ async def test_a_race_given_up_keeps_its_winner_and_counts_hard_wins(store: Stor
     game = await store.start(race(hard=True))
     await store.apply(lambda g: join(g, BOB), game_id=game.id)
     await store.apply(lambda g: start_race(g, ALICE), game_id=game.id)
-    await store.apply(lambda g: guess(g, BOB, "1243"), game_id=game.id)
-    await store.apply(lambda g: guess(g, BOB, "1234"), game_id=game.id)
-    await store.apply(lambda g: guess(g, ALICE, "5555"), game_id=game.id)
+    await store.apply(lambda g: race_guess(g, BOB, "1243"), game_id=game.id)
+    await store.apply(lambda g: race_guess(g, BOB, "1234"), game_id=game.id)
+    await store.apply(lambda g: race_guess(g, ALICE, "5555"), game_id=game.id)
     ended, outcome = await store.apply(lambda g: give_up(g, ALICE), game_id=game.id)
     assert isinstance(ended, RaceGame) and ended.status is Status.ABANDONED
     assert outcome.secret == SECRET and ended.winner_id == BOB and ended.ended_by == ALICE

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.engine.game import guess
+from bot.modes.play.rules import guess
 from bot.store import (
     BUSY_TIMEOUT_SECONDS,
     SCHEMA_VERSION,

@@ -10,7 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from bot.engine.game import PlayGame, SolveGame, Status, answer, guess
+from bot.engine.game import Status
+from bot.modes.play.rules import PlayGame, guess
+from bot.modes.solve.rules import SolveGame, answer
 from bot.store import MIGRATIONS, SCHEMA_VERSION, SchemaError, SqliteStore
 from bot.store.codec import game_to_record, move_to_record
 from tests.store.helpers import ALICE, BOB, CHANNEL, SECRET, play, query, solve

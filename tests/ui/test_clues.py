@@ -8,14 +8,15 @@ import pytest
 
 from bot.engine.codes import CodeSpace
 from bot.engine.errors import BreaksAClue
-from bot.engine.game import new_play_game
 from bot.engine.hard import Broken, first_broken_clue
 from bot.engine.job_types import Hint
 from bot.engine.review import review, summarise
 from bot.engine.scoring import score
+from bot.modes.play import board as play_board
+from bot.modes.play.rules import new_play_game
+from bot.modes.review.board import review_embed, summary_text
 from bot.ui import clues, errors
 from bot.ui.i18n import ENGLISH
-from bot.ui.review import review_embed, summary_text
 
 SPACE = CodeSpace(4, 6)
 CLUE = "guess 1 (🔴🔴🔵🟡 `RRBY` → {pegs})"
@@ -108,7 +109,7 @@ def test_hints_and_the_board_marks_read_as_shown() -> None:
     hard = clues.hint_text(Hint(1, (0, 1, 2, 3), True), 2, 3, SPACE, True, t=ENGLISH)
     assert "**1** code still fits" in hard and "3 hints used" in hard
     game = new_play_game(guild_id=1, channel_id=2, starter_id=3, hard=True)
-    fields = clues.mark_board(discord.Embed(), game, t=ENGLISH).fields
+    fields = play_board.mark_board(discord.Embed(), game, t=ENGLISH).fields
     assert [f.name for f in fields] == ["Hard mode"]
 
 

@@ -21,12 +21,21 @@ from discord import app_commands
 from bot.engine import errors as engine_errors_module
 from bot.engine import game as rules
 from bot.engine.codes import CodeSpace
-from bot.engine.errors import NotYourGame, OwnerReason
-from bot.engine.game import GameAlreadyActive, GameError, GameKind, Variant
+from bot.engine.errors import (
+    BadChoice,
+    GameAlreadyActive,
+    GameError,
+    NotHere,
+    NotYourGame,
+    OwnerReason,
+)
+from bot.engine.game import GameKind, Variant
 from bot.engine.search import TooLarge, check_size
-from bot.modes.common import BadChoice, NotHere
-from bot.modes.race import RaceNeedsServer
-from bot.modes.review import ReviewNotYet
+from bot.modes.play import rules as play_rules
+from bot.modes.race import rules as race_rules
+from bot.modes.race.actions import RaceNeedsServer
+from bot.modes.review.actions import ReviewNotYet
+from bot.modes.solve import rules as solve_rules
 from bot.solver_pool import (
     ONE_PER_PLAYER,
     RESTARTED,
@@ -164,47 +173,54 @@ def engine_errors() -> Iterator[BaseException]:
     for pegs, colours, duplicates in [(9, 6, True), (4, 11, True), (5, 4, False)]:
         yield _raised(lambda p=pegs, c=colours, d=duplicates: CodeSpace(p, c, d))
         yield _raised(lambda p=pegs, c=colours, d=duplicates: Variant(p, c, d))
-    play = rules.new_play_game(
+    play = play_rules.new_play_game(
         guild_id=1, channel_id=2, starter_id=3, secret=(0, 1, 2, 3), solo=True
     )
-    solve = rules.new_solve_game(guild_id=1, channel_id=2, starter_id=3, first_guess=(0, 0, 1, 1))
-    yield _raised(lambda: rules.guess(play, 3, "red red magenta"))
-    yield _raised(lambda: rules.guess(play, 4, "1122"))
-    yield _raised(lambda: rules.guess(solve, 3, "1122"))
-    yield _raised(lambda: rules.answer(play, 3, 1, 1, None))
-    yield _raised(lambda: rules.undo(play, 3))
-    yield _raised(lambda: rules.undo(solve, 3))
-    yield _raised(lambda: rules.answer(solve, 3, 3, 1, None))
-    yield _raised(lambda: rules.answer(solve, 4, 1, 1, None))
+    solve = solve_rules.new_solve_game(
+        guild_id=1, channel_id=2, starter_id=3, first_guess=(0, 0, 1, 1)
+    )
+    yield _raised(lambda: play_rules.guess(play, 3, "red red magenta"))
+    yield _raised(lambda: play_rules.guess(play, 4, "1122"))
+    yield _raised(lambda: play_rules.guess(solve, 3, "1122"))
+    yield _raised(lambda: solve_rules.answer(play, 3, 1, 1, None))
+    yield _raised(lambda: solve_rules.undo(play, 3))
+    yield _raised(lambda: solve_rules.undo(solve, 3))
+    yield _raised(lambda: solve_rules.answer(solve, 3, 3, 1, None))
+    yield _raised(lambda: solve_rules.answer(solve, 4, 1, 1, None))
     over, _ = rules.give_up(play, 3)
-    yield _raised(lambda: rules.guess(over, 3, "1122"))
-    for cls in (GameError, rules.StaleGame, rules.NoGuessToAnswer, rules.NoActiveGame):
+    yield _raised(lambda: play_rules.guess(over, 3, "1122"))
+    for cls in (
+        GameError,
+        engine_errors_module.StaleGame,
+        solve_rules.NoGuessToAnswer,
+        engine_errors_module.NoActiveGame,
+    ):
         yield cls()
     yield from (NotHere(), BadChoice(), StoreBusy(), AlreadyApplied(1, 2))
     yield from (
         SolverUnavailable(m)
         for m in (ONE_PER_PLAYER, TOO_MANY, RESTARTED, SHUTTING_DOWN, REVIEWING)
     )
-    yield _raised(lambda: rules.hint(solve, 3))
+    yield _raised(lambda: play_rules.hint(solve, 3))
     yield ReviewNotYet()
-    yield rules.WrongGameKind("Reviews are for games where you crack my code.")
+    yield engine_errors_module.WrongGameKind("Reviews are for games where you crack my code.")
     yield GameAlreadyActive(1, GameKind.PLAY)
     yield GameAlreadyActive(1, GameKind.SOLVE)
-    yield rules.DailyAlreadyPlayed(7)
+    yield engine_errors_module.DailyAlreadyPlayed(7)
     yield from (
         cls()
         for cls in (
-            engine_errors_module.NotInRace,
-            engine_errors_module.AlreadyJoined,
-            engine_errors_module.RaceFull,
-            engine_errors_module.RaceNotStarted,
-            engine_errors_module.RaceStarted,
-            engine_errors_module.RaceFinished,
+            race_rules.NotInRace,
+            race_rules.AlreadyJoined,
+            race_rules.RaceFull,
+            race_rules.RaceNotStarted,
+            race_rules.RaceStarted,
+            race_rules.RaceFinished,
         )
     )
     yield RaceNeedsServer()
     yield _raised(lambda: check_size(CodeSpace(8, 10)))
-    yield rules.WrongGameKind("That belongs to a race; this game is not one.")
+    yield engine_errors_module.WrongGameKind("That belongs to a race; this game is not one.")
     yield from (NotYourGame(5, reason=reason) for reason in OwnerReason)
     yield errors.Unpicked([1, 3])
 
@@ -219,7 +235,7 @@ def test_english_replies_repeat_the_engines_own_words(error: BaseException) -> N
     said = errors.friendly(error, ENGLISH)
     own_words = (
         GameAlreadyActive,
-        rules.NoActiveGame,
+        engine_errors_module.NoActiveGame,
         NotYourGame,
         errors.Unpicked,
     )
@@ -251,7 +267,10 @@ def _subclasses(cls: type[GameError]) -> Iterator[type[GameError]]:
 
 def test_every_default_sentence_of_the_rules_is_translated() -> None:
     for cls in _subclasses(GameError):
-        if cls.default_message != GameError.default_message and cls is not rules.NoActiveGame:
+        if (
+            cls.default_message != GameError.default_message
+            and cls is not engine_errors_module.NoActiveGame
+        ):
             assert cls.default_message in errors.FIXED, cls
 
 
@@ -379,7 +398,7 @@ def test_every_lookup_is_visible_to_the_extractor(path: Path) -> None:
     # errors.py looks fixed sentences up by their English text (declared with N_), the
     # translator translates what discord.py hands it, mastermind.py's strategy choices carry
     # the titles that ui/words.py declares.
-    dynamic_allowed = {"errors.py", "translator.py", "catalogue.py", "mastermind.py"}
+    dynamic_allowed = {"errors.py", "translator.py", "catalogue.py", "commands.py"}
     for node in ast.walk(ast.parse(path.read_text())):
         if isinstance(node, ast.JoinedStr):
             for inner in ast.walk(node):
@@ -465,9 +484,9 @@ async def test_the_translator_localises_names_descriptions_and_choices() -> None
 
 
 def test_an_unknown_code_error_still_reads_in_polish() -> None:
-    wrapped = _raised(lambda: rules.guess(_play_game(), 3, "magenta"))
+    wrapped = _raised(lambda: play_rules.guess(_play_game(), 3, "magenta"))
     assert errors.friendly(wrapped, PL).startswith("Nie znam koloru 'magenta'. Kolory: 🔴 R")
 
 
-def _play_game() -> rules.PlayGame:
-    return rules.new_play_game(guild_id=1, channel_id=2, starter_id=3, secret=(0, 1, 2, 3))
+def _play_game() -> play_rules.PlayGame:
+    return play_rules.new_play_game(guild_id=1, channel_id=2, starter_id=3, secret=(0, 1, 2, 3))

@@ -8,8 +8,11 @@ from dataclasses import replace
 import pytest
 
 from bot.engine.errors import NotYourGame, OwnerReason
-from bot.engine.game import Variant, new_solve_game
-from bot.ui import components, ids
+from bot.engine.game import Variant
+from bot.modes.common import board as common_board
+from bot.modes.solve import board as solve_board
+from bot.modes.solve.rules import new_solve_game
+from bot.ui import ids
 from bot.ui.errors import friendly
 
 ROUTES = [value for value in vars(ids).values() if isinstance(value, ids.Route)]
@@ -44,7 +47,7 @@ def test_solve_boards_offer_only_answers_the_guess_can_earn() -> None:
         first_guess=(0, 1, 2, 3),
         variant=Variant(pegs=4, colours=4, duplicates=False),
     )
-    view = components.solve_view(replace(game, id=5))
+    view = solve_board.solve_view(replace(game, id=5))
     assert view is not None and not view.is_dispatchable()
     labels = [getattr(item, "label", None) for item in view.children]
     assert labels == ["⚪⚪⚪⚪", "⚫⚪⚪⚪", "⚫⚫⚪⚪", "⚫⚫⚫⚫", "Give up"]
@@ -53,19 +56,18 @@ def test_solve_boards_offer_only_answers_the_guess_can_earn() -> None:
 def test_the_race_leaderboard_gives_averages_and_marks_hard_wins_and_hints() -> None:
     from bot.engine.game import GameKind
     from bot.store import PlayerStats
-    from bot.ui import embeds
     from bot.ui.i18n import ENGLISH, messages
 
     rows = [
         PlayerStats(1, played=3, won=2, guesses=13, best=3, hard_won=1, kind=GameKind.RACE),
         PlayerStats(2, played=2, won=0, guesses=9, hinted=1, kind=GameKind.RACE),
     ]
-    board = embeds.leaderboard(rows, t=ENGLISH, kind=GameKind.RACE)
+    board = common_board.leaderboard(rows, t=ENGLISH, kind=GameKind.RACE)
     first, second = (board.description or "").splitlines()
     assert first == "🥇 <@1>: 2 won of 3, best 3 · 4.3 guesses on average 💪"
     assert second == "🥈 <@2>: 0 won of 2 · 4.5 guesses on average 💡"
     assert board.footer.text == "💪 won in hard mode · 💡 played with hints"
-    polish = embeds.leaderboard(rows, t=messages("pl"), kind=GameKind.RACE)
+    polish = common_board.leaderboard(rows, t=messages("pl"), kind=GameKind.RACE)
     assert "średnio 4,3 próby" in (polish.description or "")
-    plain = embeds.leaderboard([replace(rows[0], hard_won=0)], t=ENGLISH)
+    plain = common_board.leaderboard([replace(rows[0], hard_won=0)], t=ENGLISH)
     assert plain.footer.text is None and "average" not in (plain.description or "")

@@ -1,0 +1,39 @@
+"""The cog every mode's inputs are: its buttons and selects registered while it is loaded, and
+its code modal (if it has one) routed to it by custom_id."""
+
+from __future__ import annotations
+
+import re
+from typing import ClassVar
+
+from discord.ext import commands
+
+from bot.interactions.context import Host, Interaction
+from bot.interactions.items import Input
+from bot.interactions.modals import ModalHandler, submitted_to
+
+
+class ModeInputs(commands.Cog):
+    """A mode's inputs: `items` are its persistent buttons and selects; `modal` is its code
+    modal's custom_id pattern, answered by `on_modal`."""
+
+    items: ClassVar[tuple[type[Input], ...]] = ()
+    modal: ClassVar[re.Pattern[str] | None] = None
+    on_modal: ClassVar[ModalHandler | None] = None
+
+    def __init__(self, bot: Host) -> None:
+        self.bot = bot
+
+    async def cog_load(self) -> None:
+        self.bot.add_dynamic_items(*self.items)
+
+    async def cog_unload(self) -> None:
+        self.bot.remove_dynamic_items(*self.items)
+
+    @commands.Cog.listener()
+    async def on_interaction(self, interaction: Interaction) -> None:
+        handler = type(self).on_modal
+        if self.modal is None or handler is None:
+            return
+        if (match := submitted_to(interaction, self.modal)) is not None:
+            await handler(interaction, match)

@@ -1,0 +1,59 @@
+"""The bot as every input sees it, and the interaction type every handler receives.
+
+Handlers type the bot through `Host`, a small base class of the discord.py bot that says what
+the app provides (the store, the solver, the settings, the clock and the modes' table), so
+nothing here or in a mode imports the app, and the app imports what it hosts.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from datetime import datetime
+from typing import Protocol, TypeAlias
+
+import discord
+from discord.ext import commands
+
+from bot.config import Settings
+from bot.engine.game import Game
+from bot.solver_pool import SolverPool
+from bot.store import Store
+from bot.ui.boards import Drawn
+from bot.ui.i18n import Messages
+
+
+class KindView(Protocol):
+    """What the shared machinery (boards, give up) asks of a game's mode."""
+
+    def draw(self, game: Game, remaining: int | None, note: str | None, t: Messages) -> Drawn:
+        """The board of `game` as stored, with the solver's count of codes left, if any."""
+        ...
+
+    async def codes_left(self, solver: SolverPool, game: Game) -> int | None:
+        """What a board drawn from the store alone asks the solver (nothing, for most)."""
+        ...
+
+    def confirm(self, t: Messages) -> str:
+        """The private question before giving up: "End this game and ...?"."""
+        ...
+
+    def ended(self, game: Game, by: int, t: Messages) -> str:
+        """The public line once a player gave the game up."""
+        ...
+
+
+class Host(commands.AutoShardedBot):
+    """What the app gives every input (`bot.app.MastermindBot` is the one implementation)."""
+
+    store: Store
+    solver: SolverPool
+    settings: Settings
+    clock: Callable[[], datetime]
+    in_flight: set[object]
+
+    def kind_of(self, game: Game) -> KindView:
+        """The mode that owns `game` (the registry's entry for its kind)."""
+        raise NotImplementedError
+
+
+Interaction: TypeAlias = discord.Interaction[Host]

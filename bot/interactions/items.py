@@ -1,0 +1,50 @@
+"""The shape shared by every button and select: a discord.py dynamic item for one id route.
+
+discord.py matches a click's custom_id against each registered template, so a click on a
+message posted before a restart still arrives; the handler then reads everything from the store.
+Subclasses name their route and say what a click does in `act`.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any, ClassVar, Self
+
+import discord
+
+from bot.interactions import boards
+from bot.interactions.context import Interaction
+from bot.ui.ids import Route
+
+
+class Input(discord.ui.DynamicItem[discord.ui.Item[Any]], template=r"mm:never"):
+    """A component input: `class X(Input, route=ids.GUESS): async def act(...)`."""
+
+    route: ClassVar[Route]
+
+    def __init_subclass__(cls, *, route: Route | None = None, **kwargs: Any) -> None:
+        if route is None:  # an abstract intermediate: keep the parent's template
+            super().__init_subclass__(template=cls.__discord_ui_compiled_template__)
+            return
+        super().__init_subclass__(template=route.template)
+        cls.route = route
+
+    def __init__(self, item: discord.ui.Item[Any], fields: dict[str, int]) -> None:
+        super().__init__(item)
+        self.fields = fields
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> Self:
+        return cls(item, {name: int(value) for name, value in match.groupdict().items()})
+
+    async def callback(self, interaction: Interaction) -> None:  # type: ignore[override]
+        values = list(getattr(self.item, "values", []) or [])
+        await self.act(interaction, values)
+        game_id = self.fields.get("game")
+        if game_id is not None:  # whatever the answer was, a board left behind catches up
+            await boards.catch_up(interaction.client, game_id)
+
+    async def act(self, interaction: Interaction, values: list[str]) -> None:
+        raise NotImplementedError

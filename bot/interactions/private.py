@@ -1,0 +1,156 @@
+"""Private boards: a player's own ephemeral board (the daily code, a racer's board).
+
+Discord lets only an interaction on an ephemeral message change it, so every click redraws its
+own board from the store (`edit_message`). The colours picked so far live in the message (its
+menus' defaults), so a restart forgets nothing; Submit and Type a code carry the `stamp` the
+board was drawn at (a game version, a racer's guess count), and a click on a board that fell
+behind redraws it instead of guessing. Each mode says how its board is loaded, drawn and played
+(`PrivateBoard`); the handlers here are the same for all of them.
+"""
+
+from __future__ import annotations
+
+from typing import Protocol, TypeVar
+
+import discord
+
+from bot.engine.codes import Code, CodeSpace
+from bot.engine.errors import BadChoice, NotHere
+from bot.engine.game import BaseGame
+from bot.interactions.context import Interaction
+from bot.interactions.replies import guarded
+from bot.ui import components, i18n, ids
+from bot.ui.errors import Unpicked
+from bot.ui.ids import Route
+
+GameT = TypeVar("GameT", bound=BaseGame)
+
+
+class PrivateBoard(Protocol[GameT]):
+    """What one mode's private board brings to the shared handlers."""
+
+    pick: Route
+    """The route of its peg menus (`ids.DAILY_PICK`, `ids.RACE_PICK`)."""
+
+    async def load(self, interaction: Interaction, game_id: int) -> GameT:
+        """The game, once the clicker is known to be its player here (else a refusal)."""
+        ...
+
+    def playable(self, game: GameT, player_id: int) -> bool:
+        """The player may still guess on it."""
+        ...
+
+    def stamp(self, game: GameT, player_id: int) -> int:
+        """What a board drawn from `game` carries on its Submit and Type a code buttons."""
+        ...
+
+    def behind(self, t: i18n.Messages) -> str:
+        """The note on a board redrawn because it was behind."""
+        ...
+
+    def modal(self, game: GameT, player_id: int, t: i18n.Messages) -> discord.ui.Modal:
+        """The code modal, its id carrying the board's stamp."""
+        ...
+
+    async def redraw(
+        self,
+        interaction: Interaction,
+        game: GameT,
+        chosen: list[int | None] | None = None,
+        note: str | None = None,
+    ) -> None:
+        """Draw the clicked board again as the store has its game now."""
+        ...
+
+    async def guess(
+        self, interaction: Interaction, game: GameT, stamp: int, code: str | Code
+    ) -> None:
+        """Store the guess (once), then redraw the board and tell whoever must be told."""
+        ...
+
+
+def colour_choice(space: CodeSpace, values: list[str]) -> int:
+    """The one colour a peg menu sent, refused unless the menu offers it."""
+    if len(values) != 1 or not values[0].isdecimal() or len(values[0]) > 2:
+        raise BadChoice()
+    colour = int(values[0])
+    if colour >= space.colours:
+        raise BadChoice()
+    return colour
+
+
+def _current(board: PrivateBoard[GameT], game: GameT, player_id: int, stamp: int) -> bool:
+    """The board showed the game as it is, and its player may still guess."""
+    return board.playable(game, player_id) and board.stamp(game, player_id) == stamp
+
+
+def _picked(board: PrivateBoard[GameT], interaction: Interaction, game: GameT) -> list[int | None]:
+    assert game.id is not None
+    return components.picked_colours(
+        interaction.message, game.id, game.variant.space, route=board.pick
+    )
+
+
+@guarded
+async def pick_peg(
+    interaction: Interaction,
+    board: PrivateBoard[GameT],
+    game_id: int,
+    peg: int,
+    values: list[str],
+) -> None:
+    """A peg's colour: kept in the board message itself (its menu's default)."""
+    game = await board.load(interaction, game_id)
+    if not board.playable(game, interaction.user.id):
+        await board.redraw(interaction, game)
+        return
+    space = game.variant.space
+    if peg >= space.pegs:
+        raise BadChoice()
+    chosen = _picked(board, interaction, game)
+    chosen[peg] = colour_choice(space, values)
+    await board.redraw(interaction, game, chosen)
+
+
+@guarded
+async def submit(
+    interaction: Interaction, board: PrivateBoard[GameT], game_id: int, stamp: int
+) -> None:
+    """Submit: the picked code is the guess of the board as drawn at `stamp`."""
+    game = await board.load(interaction, game_id)
+    chosen = _picked(board, interaction, game)
+    if not _current(board, game, interaction.user.id, stamp):
+        await board.redraw(interaction, game, chosen, board.behind(i18n.person(interaction)))
+        return
+    missing = [peg + 1 for peg, colour in enumerate(chosen) if colour is None]
+    if missing:
+        raise Unpicked(missing)
+    await board.guess(interaction, game, stamp, tuple(c for c in chosen if c is not None))
+
+
+@guarded
+async def open_modal(
+    interaction: Interaction, board: PrivateBoard[GameT], game_id: int, stamp: int
+) -> None:
+    """Type a code: the code modal, for those who would rather write RGBY (and for long codes)."""
+    game = await board.load(interaction, game_id)
+    t = i18n.person(interaction)
+    if not _current(board, game, interaction.user.id, stamp):
+        await board.redraw(interaction, game, note=board.behind(t))
+        return
+    await interaction.response.send_modal(board.modal(game, interaction.user.id, t))
+
+
+@guarded
+async def submit_modal(
+    interaction: Interaction, board: PrivateBoard[GameT], game_id: int, stamp: int
+) -> None:
+    """A typed code, checked like a click on the board the modal was opened from."""
+    game = await board.load(interaction, game_id)
+    if interaction.message is None:  # a modal always comes from its board's button
+        raise NotHere()
+    if not _current(board, game, interaction.user.id, stamp):
+        await board.redraw(interaction, game, note=board.behind(i18n.person(interaction)))
+        return
+    code = components.modal_value(interaction.data or {}, ids.CODE_FIELD) or ""
+    await board.guess(interaction, game, stamp, code)

@@ -1,0 +1,136 @@
+"""Answering interactions: once, truthfully, and privately whenever it is a refusal."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import functools
+import logging
+from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine
+from typing import Any, Concatenate, ParamSpec
+
+import discord
+from discord import app_commands
+
+from bot.engine.actor import Actor
+from bot.interactions import boards
+from bot.interactions.context import Interaction
+from bot.interactions.reach import reach_of
+from bot.store import AlreadyApplied
+from bot.ui import i18n, text
+from bot.ui.errors import friendly
+
+log = logging.getLogger(__name__)
+
+P = ParamSpec("P")
+
+
+def actor(interaction: Interaction, source: str | None = None) -> Actor:
+    """Who acts and where, read from the interaction Discord signed; `source` names the input a
+    move comes from (default: this interaction)."""
+    return Actor(
+        user_id=interaction.user.id,
+        guild_id=interaction.guild_id,
+        channel_id=interaction.channel_id or 0,
+        moderator=interaction.permissions.manage_messages,
+        source=source or f"i:{interaction.id}",
+        reach=reach_of(interaction),
+    )
+
+
+def guarded(
+    handler: Callable[Concatenate[Interaction, P], Awaitable[None]],
+) -> Callable[Concatenate[Interaction, P], Coroutine[Any, Any, None]]:
+    """Any failure in a handler becomes a friendly private reply, and a repeated input is told
+    it already counted. The running handler is tracked, so a shutdown lets it finish first."""
+
+    async def wrapper(interaction: Interaction, /, *args: P.args, **kwargs: P.kwargs) -> None:
+        in_flight = interaction.client.in_flight
+        task = asyncio.current_task()
+        if task is not None:
+            in_flight.add(task)
+        try:
+            await handler(interaction, *args, **kwargs)
+        except AlreadyApplied as error:
+            log.info(
+                "interaction %s repeats a stored move of game %s", interaction.id, error.game_id
+            )
+            await reply_error(interaction, error)
+            boards.refresh_soon(interaction.client, error.game_id)
+        except Exception as error:
+            await reply_error(interaction, error)
+        finally:
+            if task is not None:
+                in_flight.discard(task)
+
+    functools.update_wrapper(wrapper, handler)
+    return wrapper
+
+
+@contextlib.asynccontextmanager
+async def committed(interaction: Interaction, what: text.Recorded) -> AsyncIterator[None]:
+    """Wrap everything after a commit: whatever fails, the player is told `what` counted, and
+    never to try again."""
+    try:
+        yield
+    except Exception:
+        log.warning("after a stored move (interaction %s)", interaction.id, exc_info=True)
+        await tell_privately(interaction, text.recorded(what, t=i18n.person(interaction)))
+
+
+async def tell_privately(interaction: Interaction, message: str) -> None:
+    with contextlib.suppress(discord.HTTPException):
+        if interaction.response.is_done():
+            await interaction.followup.send(message, ephemeral=True)
+        else:
+            await interaction.response.send_message(message, ephemeral=True)
+
+
+async def public_placeholder(interaction: Interaction) -> int:
+    """Answer with a public "thinking" message that will become a board; its message id."""
+    interaction.extras["public_defer"] = True
+    callback = await interaction.response.defer(thinking=True)
+    message_id = getattr(callback, "message_id", None)
+    if message_id is None:
+        message_id = (await interaction.original_response()).id
+    return int(message_id)
+
+
+def answered_publicly(interaction: Interaction) -> None:
+    """The public placeholder now holds what it was for; errors go elsewhere from here."""
+    interaction.extras["public_answer"] = True
+
+
+async def reply_error(interaction: Interaction, error: BaseException | str) -> None:
+    """Answer privately: as the response if none was sent yet, else as a followup.
+
+    A click on a board that only interactions reach (`boards.redraw_clicked`) first redraws
+    that board, then gets the message privately as a followup.
+
+    A handler that already answered with a public "thinking" message (which was to become a
+    board) has that message deleted first: Discord would otherwise turn the first followup
+    into that public message, and everyone would see the refusal.
+    """
+    message = error if isinstance(error, str) else friendly(error, i18n.person(interaction))
+    try:
+        if not interaction.response.is_done():
+            # A board only interactions reach is redrawn by the click on it, refusal or not.
+            if await boards.redraw_clicked(interaction):
+                await interaction.followup.send(message, ephemeral=True)
+                return
+            await interaction.response.send_message(message, ephemeral=True)
+            return
+        extras = interaction.extras
+        if extras.get("public_defer") and not extras.get("public_answer"):
+            with contextlib.suppress(discord.HTTPException):
+                await interaction.delete_original_response()
+        await interaction.followup.send(message, ephemeral=True)
+    except discord.HTTPException:
+        log.warning("could not deliver an error reply for interaction %s", interaction.id)
+
+
+async def on_app_command_error(
+    interaction: Interaction, error: app_commands.AppCommandError
+) -> None:
+    """The command tree's error handler: every failure kind gets its own message."""
+    await reply_error(interaction, error)

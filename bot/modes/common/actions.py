@@ -1,0 +1,67 @@
+"""What every mode shares: who acts where, whether a game is here, who may end it."""
+
+from __future__ import annotations
+
+from bot.engine import game as core
+from bot.engine.actor import Actor
+from bot.engine.errors import (
+    GameAlreadyActive,
+    GameOver,
+    NoActiveGame,
+    NotHere,
+    NotYourGame,
+    OwnerReason,
+)
+from bot.store import Store
+
+
+async def game_here(store: Store, game_id: int, actor: Actor) -> core.Game:
+    """The game `game_id` if it belongs to the actor's guild and channel (a DM counts as a
+    channel); anything else, a game that does not exist included, is NotHere."""
+    game = await store.game(game_id)
+    if game is None or game.channel_id != actor.channel_id or game.guild_id != actor.guild_id:
+        raise NotHere()
+    return game
+
+
+async def running_here(store: Store, game_id: int, actor: Actor) -> core.Game:
+    """Like `game_here`, and the game must still be running."""
+    game = await game_here(store, game_id, actor)
+    if game.is_over:
+        raise GameOver()
+    return game
+
+
+async def active(store: Store, channel_id: int) -> core.Game:
+    """The channel's running game, or NoActiveGame."""
+    game = await store.active_game(channel_id)
+    if game is None:
+        raise NoActiveGame()
+    return game
+
+
+async def refuse_if_taken(store: Store, channel_id: int) -> None:
+    """Refuse before anything is shown when the channel already has a game."""
+    current = await store.active_game(channel_id)
+    if current is not None:
+        raise GameAlreadyActive(current.id, current.kind)
+
+
+def may_end(game: core.Game, actor: Actor) -> None:
+    """The starter or a member who can manage messages may end a game; a daily game is its
+    player's alone (a moderator ending it would cost them the day)."""
+    if actor.user_id == game.starter_id:
+        return
+    if game.kind is core.GameKind.DAILY:
+        raise NotYourGame(game.starter_id, reason=OwnerReason.OWNER)
+    if not actor.moderator:
+        raise NotYourGame(game.starter_id, reason=OwnerReason.END)
+
+
+async def give_up(store: Store, game_id: int, actor: Actor) -> core.Game:
+    """End a game of either kind at its starter's (or a moderator's) request."""
+    may_end(await running_here(store, game_id, actor), actor)
+    game, _ = await store.apply(
+        lambda g: core.give_up(g, actor.user_id), game_id=game_id, source=actor.source
+    )
+    return game

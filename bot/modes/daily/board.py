@@ -1,0 +1,216 @@
+"""The daily code as the player and the channel see it: the private board with its picker, and
+the spoiler-free result (the share text, and the public line with its Share button).
+
+The board is private, so it is drawn in the player's language and may show colours; everything
+public is pegs only: black, white and empty, never a colour, so nobody learns the day's code
+from someone else's result.
+"""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from typing import Any
+
+import discord
+
+from bot.engine.game import Status
+from bot.modes.daily.rules import DailyGame
+from bot.modes.play import board as play_board
+from bot.modes.review import board as review
+from bot.ui import components, embeds, ids, text
+from bot.ui.boards import Drawn
+from bot.ui.i18n import Messages
+
+EMPTY_PEG = "▫️"
+"""A peg that earned nothing, in a result row (no colour: rows show only what pegs earned)."""
+
+
+_COLOURS = {
+    Status.ACTIVE: embeds.ACTIVE,
+    Status.WON: embeds.WON,
+    Status.LOST: embeds.LOST,
+    Status.ABANDONED: embeds.ENDED,
+}
+
+# --- the private board -------------------------------------------------------------------------
+
+
+def board(
+    game: DailyGame,
+    next_in: timedelta | None,
+    chosen: list[int | None] | None = None,
+    note: str | None = None,
+    *,
+    t: Messages,
+) -> Drawn:
+    """The player's board: their guesses, the picker while it runs, their result once over."""
+    space = game.variant.space
+    picked: list[int | None] = list(chosen) if chosen is not None else [None] * space.pegs
+    content = None if game.is_over else components.picker_text(space, picked, t=t)
+    if note:
+        content = f"{note}\n{content}" if content else note
+    return Drawn(content, _embed(game, next_in, t), view(game, picked, t=t))
+
+
+def draw(game: DailyGame, remaining: int | None, note: str | None, t: Messages) -> Drawn:
+    """The board as the shared machinery draws it (no clock there: without the next puzzle)."""
+    return board(game, None, note=note, t=t)
+
+
+def confirm(t: Messages) -> str:
+    return t.gettext("End your daily game? It counts as not solved.")
+
+
+def ended(game: DailyGame, by: int, t: Messages) -> str:
+    """The public line of a daily game given up: its result, still without colours."""
+    return public_line(game, t=t)
+
+
+def title(game: DailyGame, *, t: Messages) -> str:
+    if game.hard:
+        return t.gettext("Mastermind daily #{number} · hard mode", number=game.puzzle)
+    return t.gettext("Mastermind daily #{number}", number=game.puzzle)
+
+
+def _embed(game: DailyGame, next_in: timedelta | None, t: Messages) -> discord.Embed:
+    variant = game.variant
+    space = variant.space
+    embed = discord.Embed(title=title(game, t=t), colour=_COLOURS[game.status])
+    embed.description = embeds.guess_grid(space, game.moves, t=t)
+    embed.add_field(name=t.gettext("Colours"), value=text.legend(space, t=t), inline=False)
+    if game.status is Status.ACTIVE:
+        embed.add_field(name=t.gettext("Guesses left"), value=play_board.guesses_left(game, t=t))
+    else:
+        embed.add_field(name=t.gettext("Result"), value=_result(game, t), inline=False)
+        secret = game.revealed_secret
+        if secret is not None:
+            embed.add_field(
+                name=t.gettext("Secret"), value=text.code_line(space, secret), inline=False
+            )
+    if next_in is not None:
+        embed.add_field(
+            name=t.gettext("Next puzzle"), value=t.gettext("in {time}", time=wait(next_in, t=t))
+        )
+    private = t.gettext("Only you see this board; everyone gets the same code today (UTC).")
+    edition = t.gettext("Game {game} · move {move}", game=game.id, move=game.version)
+    embed.set_footer(text=f"{private} · {edition}")
+    return embed
+
+
+def _result(game: DailyGame, t: Messages) -> str:
+    used = len(game.moves)
+    if game.status is Status.WON:
+        return t.ngettext("🎉 Cracked in {count} guess.", "🎉 Cracked in {count} guesses.", used)
+    if game.status is Status.LOST:
+        return t.gettext("💥 Out of guesses after {count}.", count=t.number(used))
+    return t.gettext("⌛ Not finished in time.")
+
+
+def wait(left: timedelta, *, t: Messages) -> str:
+    """Time until the next puzzle, to the minute: '5 h 12 min', '12 min'."""
+    minutes = max(1, int(left.total_seconds() + 59) // 60)
+    hours, minutes = divmod(minutes, 60)
+    if hours:
+        return t.gettext("{hours} h {minutes} min", hours=hours, minutes=minutes)
+    return t.gettext("{minutes} min", minutes=minutes)
+
+
+def view(game: DailyGame, chosen: list[int | None], *, t: Messages) -> discord.ui.View | None:
+    """While it runs: a select per peg, Submit and Type a code; once over: Share and Review."""
+    if game.id is None:
+        return None
+    board_view = components.RenderedView()
+    if game.is_over:
+        board_view.add_item(share_button(game.id, t=t))
+        board_view.add_item(review.review_button(game.id, t=t))
+        return board_view
+    space = game.variant.space
+    for peg in range(space.pegs):
+        select = components.peg_select(game.id, peg, space, chosen[peg], t=t)
+        select.custom_id = ids.DAILY_PICK.id(game.id, peg)
+        board_view.add_item(select)
+    board_view.add_item(
+        discord.ui.Button(
+            label=t.gettext("Submit guess"),
+            emoji="✅",
+            style=discord.ButtonStyle.success,
+            custom_id=ids.DAILY_SEND.id(game.id, game.version),
+        )
+    )
+    board_view.add_item(
+        discord.ui.Button(
+            label=t.gettext("Type a code"),
+            emoji="⌨️",
+            style=discord.ButtonStyle.secondary,
+            custom_id=ids.DAILY_TYPE.id(game.id, game.version),
+        )
+    )
+    return board_view
+
+
+def code_modal(game: DailyGame, *, t: Messages) -> discord.ui.Modal:
+    """The text box for a typed code; its id carries the version the board showed."""
+    assert game.id is not None
+    modal = components.CodeModal(game.id, game.variant.space, nonce=0, t=t)
+    modal.custom_id = ids.DAILY_MODAL.id(game.id, game.version)
+    return modal
+
+
+# --- the result, without colours ---------------------------------------------------------------
+
+
+def peg_row(black: int, white: int, pegs: int) -> str:
+    """What one guess earned, as pegs only: ⚫⚪▫️▫️."""
+    return text.BLACK_PEG * black + text.WHITE_PEG * white + EMPTY_PEG * (pegs - black - white)
+
+
+def share_text(game: DailyGame, *, t: Messages) -> str:
+    """`Mastermind daily #412 · 4/10` and a row of pegs per guess: no colour anywhere."""
+    moves = game.moves
+    limit = game.variant.max_guesses
+    score = f"{len(moves)}/{limit}" if game.status is Status.WON else f"X/{limit}"
+    if game.hard:
+        heading = t.gettext(
+            "Mastermind daily #{number} · {score} · hard mode", number=game.puzzle, score=score
+        )
+    else:
+        heading = t.gettext("Mastermind daily #{number} · {score}", number=game.puzzle, score=score)
+    rows = [
+        peg_row(m.black, m.white, game.variant.pegs)
+        for m in moves
+        if m.black is not None and m.white is not None
+    ]
+    return "\n".join([heading, *rows])
+
+
+def public_line(game: DailyGame, *, t: Messages) -> str:
+    """What the channel sees when a player finishes: their result and who it is."""
+    invite = t.gettext(
+        "{player} · play today's code with /mastermind daily",
+        player=text.mention(game.starter_id),
+    )
+    return f"{share_text(game, t=t)}\n{invite}"
+
+
+def share_button(game_id: int, *, t: Messages) -> discord.ui.Button[Any]:
+    return discord.ui.Button(
+        label=t.gettext("Share"),
+        emoji="📋",
+        style=discord.ButtonStyle.primary,
+        custom_id=ids.DAILY_SHARE.id(game_id),
+    )
+
+
+def share_view(game_id: int, *, t: Messages) -> discord.ui.View:
+    """The public line's one button."""
+    shared = components.RenderedView()
+    shared.add_item(share_button(game_id, t=t))
+    return shared
+
+
+def not_finished(puzzle: int, *, t: Messages) -> str:
+    """A Share click by someone with no finished game of that day."""
+    return t.gettext(
+        "You have no result for daily #{number} yet. Play it with /mastermind daily.",
+        number=puzzle,
+    )

@@ -1,0 +1,176 @@
+"""Every input of the daily code: /mastermind daily, and the private board's selects, Submit,
+Type a code (its modal) and Share.
+
+The board is an ephemeral message, which only an interaction on it can change: each click
+redraws that very message from the store (`edit_message`), so a board left behind by a restart
+or by another copy of it is right again at its next click. Its components carry only the game
+id (and the version they were drawn at), so they keep working after a restart. When a game
+ends, the channel gets the spoiler-free result as a public followup of the finishing click,
+which works wherever the interaction came from.
+"""
+
+from __future__ import annotations
+
+import re
+
+import discord
+
+from bot.engine.codes import Code
+from bot.engine.errors import NotHere
+from bot.interactions import private, replies
+from bot.interactions.cogs import ModeInputs
+from bot.interactions.context import Interaction
+from bot.interactions.items import Input
+from bot.interactions.replies import actor, guarded
+from bot.modes.daily import actions as daily
+from bot.modes.daily import board as drawn
+from bot.modes.daily.rules import DailyGame
+from bot.ui import i18n, ids
+
+
+@guarded
+async def start(interaction: Interaction, hard: bool) -> None:
+    """`/mastermind daily`: today's board, privately; a second time, the same game again (its
+    result once finished), never a new one."""
+    bot = interaction.client
+    now = bot.clock()
+    key = await daily.key(bot.store, bot.settings.daily_key)
+    opened = await daily.open_today(bot.store, actor(interaction), key, now, hard)
+    t = i18n.person(interaction)
+    note = None
+    if not opened.new:
+        if opened.game.is_over:
+            note = t.gettext(
+                "You have already played today's code; here is your result. "
+                "The next one comes at midnight UTC."
+            )
+        else:
+            note = t.gettext("You are already playing today's code; here is your board again.")
+    board = drawn.board(opened.game, daily.Day.at(now).next_in, note=note, t=t)
+    await interaction.response.send_message(
+        board.content or "",
+        embed=board.embed,
+        view=board.view or discord.utils.MISSING,
+        ephemeral=True,
+    )
+
+
+class DailyBoard:
+    """A player's daily board: theirs alone, stamped with the game version it shows."""
+
+    pick = ids.DAILY_PICK
+
+    async def load(self, interaction: Interaction, game_id: int) -> DailyGame:
+        return await daily.mine(interaction.client.store, game_id, actor(interaction))
+
+    def playable(self, game: DailyGame, player_id: int) -> bool:
+        return not game.is_over
+
+    def stamp(self, game: DailyGame, player_id: int) -> int:
+        return game.version
+
+    def behind(self, t: i18n.Messages) -> str:
+        return t.gettext("This board was behind the game; here it is as it stands now.")
+
+    def modal(self, game: DailyGame, player_id: int, t: i18n.Messages) -> discord.ui.Modal:
+        return drawn.code_modal(game, t=t)
+
+    async def redraw(
+        self,
+        interaction: Interaction,
+        game: DailyGame,
+        chosen: list[int | None] | None = None,
+        note: str | None = None,
+    ) -> None:
+        t = i18n.person(interaction)
+        next_in = daily.Day.at(interaction.client.clock()).next_in
+        board = drawn.board(game, next_in, chosen, note=note, t=t)
+        await interaction.response.edit_message(
+            content=board.content, embed=board.embed, view=board.view
+        )
+
+    async def guess(
+        self, interaction: Interaction, game: DailyGame, stamp: int, code: str | Code
+    ) -> None:
+        """Store the guess, redraw the board it came from, and once the game is over tell the
+        channel the result without its colours."""
+        bot = interaction.client
+        assert game.id is not None
+        new, _ = await daily.guess(bot.store, game.id, stamp, actor(interaction), code)
+        async with replies.committed(interaction, "guess"):
+            await self.redraw(interaction, new)
+            if new.is_over and new.id is not None:
+                t = i18n.channel(interaction)
+                await interaction.followup.send(
+                    drawn.public_line(new, t=t), view=drawn.share_view(new.id, t=t)
+                )
+
+
+BOARD = DailyBoard()
+
+
+@guarded
+async def share(interaction: Interaction, game_id: int) -> None:
+    """Share: the clicker's own result of that day, spoiler-free, to copy (only they see it)."""
+    store = interaction.client.store
+    game = await store.game(game_id)
+    if not isinstance(game, DailyGame):
+        raise NotHere()
+    user_id = interaction.user.id
+    t = i18n.person(interaction)
+    mine: DailyGame | None = None
+    if game.starter_id == user_id and game.is_over:
+        mine = game
+    else:
+        result = await daily.result_of(store, user_id, game.puzzle)
+        found = await store.game(result.game_id) if result is not None else None
+        mine = found if isinstance(found, DailyGame) else None
+    message = drawn.not_finished(game.puzzle, t=t) if mine is None else drawn.share_text(mine, t=t)
+    await interaction.response.send_message(message, ephemeral=True)
+
+
+# --- the inputs discord.py routes here by custom_id --------------------------------------------
+
+
+class DailyPeg(Input, route=ids.DAILY_PICK):
+    """Chooses one peg's colour on a daily board."""
+
+    async def act(self, interaction: Interaction, values: list[str]) -> None:
+        await private.pick_peg(interaction, BOARD, self.fields["game"], self.fields["peg"], values)
+
+
+class DailySubmit(Input, route=ids.DAILY_SEND):
+    """Sends the picked code as a guess."""
+
+    async def act(self, interaction: Interaction, values: list[str]) -> None:
+        await private.submit(interaction, BOARD, self.fields["game"], self.fields["version"])
+
+
+class DailyType(Input, route=ids.DAILY_TYPE):
+    """Opens the code modal."""
+
+    async def act(self, interaction: Interaction, values: list[str]) -> None:
+        await private.open_modal(interaction, BOARD, self.fields["game"], self.fields["version"])
+
+
+class DailyShare(Input, route=ids.DAILY_SHARE):
+    """Gives the clicker their spoiler-free result to copy."""
+
+    async def act(self, interaction: Interaction, values: list[str]) -> None:
+        await share(interaction, self.fields["game"])
+
+
+DYNAMIC_ITEMS: tuple[type[Input], ...] = (DailyPeg, DailySubmit, DailyType, DailyShare)
+
+
+async def on_modal(interaction: Interaction, match: re.Match[str]) -> None:
+    """A daily board's code modal (`ids.DAILY_MODAL`)."""
+    await private.submit_modal(interaction, BOARD, int(match["game"]), int(match["version"]))
+
+
+class DailyInputs(ModeInputs):
+    """Every input of a daily game: its private board, its code modal and Share."""
+
+    items = DYNAMIC_ITEMS
+    modal = re.compile(ids.DAILY_MODAL.template)
+    on_modal = on_modal

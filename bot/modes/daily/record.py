@@ -1,0 +1,22 @@
+"""How a daily game is kept: a play game's columns and the puzzle it belongs to."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from bot.engine.game import Game, Variant
+from bot.modes.daily.rules import DailyGame
+from bot.modes.play.record import PlayRecord
+from bot.store.codec import Record
+
+
+class DailyRecord:
+    """The daily mode's columns (`bot.store.codec.KindCodec`)."""
+
+    def columns(self, game: Game) -> Record:
+        assert isinstance(game, DailyGame)
+        return {**PlayRecord().columns(game), "puzzle": game.puzzle}
+
+    def build(self, record: Mapping[str, Any], header: Record, variant: Variant) -> Game:
+        return DailyGame(**PlayRecord.fields(record, header, variant), puzzle=record["puzzle"])

@@ -1,0 +1,1 @@
+"""Hints, shared by the modes where players guess: how many codes are left, then one to try."""

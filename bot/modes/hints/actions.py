@@ -1,0 +1,74 @@
+"""Hints in a play game: how many codes are still possible, then a code worth guessing.
+
+Every press is a HINT move, stored once per input, so the game counts its hints and a hinted
+game is marked in the records. The hint is worked out before the move is stored, from the
+game's answers alone (never its secret), so a solver that fails stores nothing.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from bot.engine.actor import Actor
+from bot.engine.errors import StaleGame
+from bot.engine.job_types import Hint
+from bot.modes.common.actions import running_here
+from bot.modes.play import rules
+from bot.modes.play.rules import PlayGame
+from bot.solver_pool import SolverPool
+from bot.store import Store
+
+ATTEMPTS = 3
+"""A guess landing while a hint is worked out changes what the hint must say: the hint is
+worked out again from the new position, this many times at most."""
+
+
+@dataclass(frozen=True)
+class HintGiven:
+    """A stored hint: the game after it, which press it was (1 or 2) and what it says."""
+
+    game: PlayGame
+    level: int
+    hints: int
+    hint: Hint
+
+
+async def check(store: Store, game_id: int, actor: Actor) -> PlayGame:
+    """The running game the actor may ask a hint in (the rules' refusals, before any work)."""
+    game = await running_here(store, game_id, actor)
+    rules.hint(game, actor.user_id)  # dry run: the kind of game, solo games
+    assert isinstance(game, PlayGame)
+    return game
+
+
+async def hint(store: Store, solver: SolverPool, game_id: int, actor: Actor) -> HintGiven:
+    """Work the hint out for the game as stored, then store the press, unless the game moved
+    meanwhile (then again, from the new position)."""
+    for attempt in range(ATTEMPTS):
+        game = await check(store, game_id, actor)
+        _, press = rules.hint(game, actor.user_id)
+        variant = game.variant
+        history = [(list(code), black, white) for code, (black, white) in game.clues]
+        found = await solver.hint(
+            variant.pegs,
+            variant.colours,
+            variant.duplicates,
+            history,
+            press.level,
+            game.hard,
+            game.id or 0,
+        )
+        try:
+            new, outcome = await store.apply(
+                lambda g: rules.hint(g, actor.user_id),
+                game_id=game_id,
+                expected_version=game.version,
+                source=actor.source,
+            )
+        except StaleGame:
+            if attempt == ATTEMPTS - 1:
+                raise
+            continue
+        assert isinstance(new, PlayGame)
+        return HintGiven(new, outcome.level, outcome.hints, found)
+    raise AssertionError("unreachable")  # pragma: no cover

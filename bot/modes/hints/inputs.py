@@ -1,0 +1,49 @@
+"""The Hint button of a play board: privately, the codes still possible, then a code to guess.
+
+Each press is stored once (a HINT move with this interaction as its source), so the game
+counts its hints; the hint is worked out before that (`bot.modes.hints`), so a failure stores
+nothing. The board then notes the hints used.
+"""
+
+from __future__ import annotations
+
+from bot.interactions import boards, replies
+from bot.interactions.cogs import ModeInputs
+from bot.interactions.context import Interaction
+from bot.interactions.items import Input
+from bot.interactions.replies import actor, guarded
+from bot.modes.hints import actions as hints
+from bot.ui import clues, i18n, ids
+
+
+@guarded
+async def give_hint(interaction: Interaction, game_id: int) -> None:
+    """Refuse privately before any work; else think privately while the solver works."""
+    bot = interaction.client
+    who = actor(interaction)
+    game = await hints.check(bot.store, game_id, who)
+    if not await boards.redraw_clicked(interaction, game):  # where only clicks redraw boards
+        await interaction.response.defer(ephemeral=True, thinking=True)
+    given = await hints.hint(bot.store, bot.solver, game_id, who)
+    t = i18n.person(interaction)
+    space = given.game.variant.space
+    said = clues.hint_text(given.hint, given.level, given.hints, space, given.game.hard, t=t)
+    async with replies.committed(interaction, "hint"):
+        await interaction.followup.send(said, ephemeral=True)
+        await boards.refresh(bot, game_id)
+
+
+class HintButton(Input, route=ids.HINT):
+    """A hint for the clicker, privately; counted in the game."""
+
+    async def act(self, interaction: Interaction, values: list[str]) -> None:
+        await give_hint(interaction, self.fields["game"])
+
+
+DYNAMIC_ITEMS: tuple[type[Input], ...] = (HintButton,)
+
+
+class HintInputs(ModeInputs):
+    """The Hint button, for every mode where players guess the bot's code."""
+
+    items = DYNAMIC_ITEMS

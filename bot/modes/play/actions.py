@@ -1,0 +1,70 @@
+"""The play mode: the bot hides a code and the channel (or one player, solo) cracks it."""
+
+from __future__ import annotations
+
+from bot.engine.actor import Actor
+from bot.engine.codes import Code
+from bot.engine.errors import NotYourGame, OwnerReason, WrongGameKind
+from bot.engine.game import GuessOutcome, Variant
+from bot.modes.common.actions import refuse_if_taken, running_here
+from bot.modes.play import rules
+from bot.modes.play.rules import PlayGame
+from bot.solver_pool import SolverPool
+from bot.store import Store
+
+
+async def check_start(store: Store, actor: Actor) -> None:
+    """Refuse a start now (before a board is shown) if the channel already has a game."""
+    await refuse_if_taken(store, actor.channel_id)
+
+
+async def start(
+    store: Store,
+    actor: Actor,
+    variant: Variant,
+    solo: bool,
+    board_message_id: int,
+    *,
+    hard: bool = False,
+) -> PlayGame:
+    """A new game with a fresh secret (in hard mode every guess must fit every answer); its
+    board (already posted) is stored with it."""
+    fresh = rules.new_play_game(
+        guild_id=actor.guild_id,
+        channel_id=actor.channel_id,
+        starter_id=actor.user_id,
+        variant=variant,
+        solo=solo,
+        reach=actor.reach,
+        hard=hard,
+    )
+    return await store.start(fresh, board=(actor.channel_id, board_message_id), source=actor.source)
+
+
+async def may_guess(store: Store, game_id: int, actor: Actor) -> PlayGame:
+    """The running play game the actor may guess in (before a picker or modal opens)."""
+    game = await running_here(store, game_id, actor)
+    if not isinstance(game, PlayGame):
+        raise WrongGameKind("In this game I guess your code: answer my guesses instead.")
+    if game.solo and actor.user_id != game.starter_id:
+        raise NotYourGame(game.starter_id, reason=OwnerReason.SOLO)
+    return game
+
+
+async def guess(
+    store: Store, game_id: int, actor: Actor, code: str | Code
+) -> tuple[PlayGame, GuessOutcome]:
+    """Score one guess, stored once per source (AlreadyApplied on a repeat)."""
+    game, outcome = await store.apply(
+        lambda g: rules.guess(g, actor.user_id, code), game_id=game_id, source=actor.source
+    )
+    assert isinstance(game, PlayGame)
+    return game, outcome
+
+
+async def knuth_guesses(solver: SolverPool, game: PlayGame, secret: Code) -> int | None:
+    """How many guesses Knuth's algorithm needs for this game's secret (None: too big)."""
+    variant = game.variant
+    return await solver.knuth_guesses(
+        variant.pegs, variant.colours, variant.duplicates, list(secret)
+    )

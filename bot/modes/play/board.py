@@ -1,0 +1,146 @@
+"""The play mode's board: the shared guess grid, who guessed, the secret once it is over,
+and the Guess, Hint, Give up and Review buttons."""
+
+from __future__ import annotations
+
+import discord
+
+from bot.engine.codes import Code
+from bot.engine.game import Status
+from bot.modes.play.rules import PlayGame
+from bot.modes.review.board import review_button
+from bot.ui import components, ids, text
+from bot.ui.boards import Drawn
+from bot.ui.embeds import (
+    STATUS_COLOUR,
+    edition,
+    guess_grid,
+    how_pegs_score,
+    variant_line,
+    who,
+)
+from bot.ui.i18n import Messages
+from bot.ui.text import mention
+
+
+def play_board(game: PlayGame, secret: Code | None = None, *, t: Messages) -> discord.Embed:
+    """The code-breaking board: every guess with its pegs and who made it."""
+    variant = game.variant
+    space = variant.space
+    embed = discord.Embed(
+        title=f"Mastermind · {variant_line(game.variant, t)}",
+        colour=STATUS_COLOUR[game.status],
+    )
+    embed.description = guess_grid(space, game.moves, t=t, named=True)
+    embed.add_field(name=t.gettext("Colours"), value=text.legend(space, t=t), inline=False)
+    if game.solo:
+        mode = t.gettext("solo: only {player} guesses", player=mention(game.starter_id))
+    else:
+        mode = t.gettext("everyone may guess")
+    if game.status is Status.ACTIVE:
+        embed.add_field(name=t.gettext("Guesses left"), value=guesses_left(game, t=t))
+        embed.add_field(name=t.gettext("Players"), value=mode)
+        how = t.gettext(
+            "Guess with /mastermind guess code:{example} or the Guess button.",
+            example=space.example(),
+        )
+        embed.set_footer(text=f"{how} {how_pegs_score(t)} · {edition(game, t)}")
+    else:
+        embed.add_field(name=t.gettext("Result"), value=_play_result(game, t), inline=False)
+        if secret is not None:
+            embed.add_field(
+                name=t.gettext("Secret"), value=text.code_line(space, secret), inline=False
+            )
+        embed.set_footer(text=edition(game, t))
+    return embed
+
+
+def guesses_left(game: PlayGame, *, t: Messages) -> str:
+    """'**7** of 10'."""
+    return t.gettext(
+        "**{left}** of {limit}",
+        left=t.number(game.guesses_left),
+        limit=t.number(game.variant.max_guesses),
+    )
+
+
+def _play_result(game: PlayGame, t: Messages) -> str:
+    used = len(game.moves)
+    if game.status is Status.WON:
+        winner = who(game.winner_id, t)
+        return t.ngettext(
+            "🎉 Cracked by {player} in {count} guess.",
+            "🎉 Cracked by {player} in {count} guesses.",
+            used,
+            player=winner,
+        )
+    if game.status is Status.LOST:
+        return t.gettext(
+            "💥 Out of guesses after {count}. The code stays unbroken.", count=t.number(used)
+        )
+    if game.ended_by is None:
+        return t.gettext("⌛ Timed out: nobody played for too long.")
+    return t.ngettext(
+        "🏳️ Given up by {player} after {count} guess.",
+        "🏳️ Given up by {player} after {count} guesses.",
+        used,
+        player=mention(game.ended_by),
+    )
+
+
+def play_view(game: PlayGame, *, t: Messages) -> discord.ui.View | None:
+    """The board's buttons while the game runs (Guess, Hint, Give up); once it is over, the
+    Review."""
+    if game.id is None:
+        return None
+    view = components.RenderedView()
+    if game.is_over:
+        view.add_item(review_button(game.id, t=t))
+        return view
+    guess = t.pgettext("button", "Guess")
+    view.add_item(
+        components.button(
+            ids.GUESS.id(game.id), guess, emoji="🎯", style=discord.ButtonStyle.primary
+        )
+    )
+    view.add_item(components.button(ids.HINT.id(game.id), t.pgettext("button", "Hint"), emoji="💡"))
+    view.add_item(components.button(ids.GIVE_UP.id(game.id), t.gettext("Give up"), emoji="🏳️"))
+    return view
+
+
+def draw(game: PlayGame, remaining: int | None, note: str | None, t: Messages) -> Drawn:
+    """A play game's board (the secret shows once the game is over), with hard mode and the
+    hints used noted."""
+    return Drawn(
+        None,
+        mark_board(play_board(game, game.revealed_secret, t=t), game, t=t),
+        play_view(game, t=t),
+    )
+
+
+def confirm(t: Messages) -> str:
+    """The private question before a play game ends."""
+    return t.gettext("End this game and reveal the secret?")
+
+
+def ended(game: PlayGame, by: int, t: Messages) -> str:
+    """The public line when a player gives a play game up: the secret, revealed."""
+    secret = game.revealed_secret
+    shown = text.code_line(game.variant.space, secret) if secret else t.gettext("hidden")
+    return t.gettext(
+        "🏳️ {player} ended the game. The secret was {secret}.",
+        player=text.mention(by),
+        secret=shown,
+    )
+
+
+def mark_board(embed: discord.Embed, game: PlayGame, *, t: Messages) -> discord.Embed:
+    """A play board's notes on how it is played: hard mode, and the hints asked for."""
+    if game.hard:
+        embed.add_field(
+            name=t.gettext("Hard mode"),
+            value=t.gettext("every guess must fit every answer so far"),
+        )
+    if game.hints:
+        embed.add_field(name=t.gettext("Hints used"), value=t.number(game.hints))
+    return embed

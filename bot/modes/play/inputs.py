@@ -1,0 +1,199 @@
+"""Every input of a play game: /mastermind play and guess, the Guess button, the private
+picker (a select per peg and Submit) and the code modal for long codes.
+
+Each handler reads who and where from the interaction, calls one action of `bot.modes.play`,
+and draws with `bot.ui`. After a guess is stored, whatever fails, the player is told it
+counted (`replies.committed`).
+"""
+
+from __future__ import annotations
+
+import re
+
+from bot.engine.codes import Code
+from bot.engine.errors import BadChoice
+from bot.engine.game import Status, Variant
+from bot.interactions import boards, private, replies
+from bot.interactions.cogs import ModeInputs
+from bot.interactions.context import Interaction
+from bot.interactions.items import Input
+from bot.interactions.replies import actor, guarded
+from bot.modes.common.actions import active
+from bot.modes.play import actions as play
+from bot.modes.play import board
+from bot.modes.race import inputs as race
+from bot.modes.race.rules import RaceGame
+from bot.ui import components, i18n, ids, text
+from bot.ui.errors import Unpicked
+
+
+@guarded
+async def start(interaction: Interaction, variant: Variant, solo: bool, hard: bool = False) -> None:
+    """`/mastermind play`: the board's message is posted first (as "thinking"), so the game and
+    where its board is are stored in one transaction."""
+    bot = interaction.client
+    who = actor(interaction)
+    await play.check_start(bot.store, who)
+    message_id = await replies.public_placeholder(interaction)
+    game = await play.start(bot.store, who, variant, solo, message_id, hard=hard)
+    replies.answered_publicly(interaction)
+    assert game.id is not None
+    t = i18n.channel(interaction)
+    async with replies.committed(interaction, "game"):
+        await boards.show(
+            bot,
+            game.id,
+            game.version,
+            lambda: interaction.edit_original_response(
+                embed=board.mark_board(board.play_board(game, t=t), game, t=t),
+                view=board.play_view(game, t=t),
+            ),
+        )
+
+
+@guarded
+async def guess_command(interaction: Interaction, code: str) -> None:
+    """`/mastermind guess`: a visible line, then the board edited in place."""
+    bot = interaction.client
+    who = actor(interaction)
+    game = await active(bot.store, who.channel_id)
+    assert game.id is not None
+    if isinstance(game, RaceGame):  # a racer's guess is theirs alone: answered privately
+        await race.guess_command(interaction, game.id, code)
+        return
+    await _guess_and_report(interaction, game.id, code, who.source, edit_picker=False)
+
+
+@guarded
+async def open_picker(interaction: Interaction, game_id: int) -> None:
+    """The Guess button: a private picker (a select per peg), or a modal for long codes."""
+    game = await play.may_guess(interaction.client.store, game_id, actor(interaction))
+    space = game.variant.space
+    t = i18n.person(interaction)
+    if space.pegs > components.PICKER_MAX_PEGS:
+        # The modal's id carries this click's id: submitting it twice is one guess.
+        await interaction.response.send_modal(
+            components.CodeModal(game_id, space, nonce=interaction.id, t=t)
+        )
+        return
+    chosen: list[int | None] = [None] * space.pegs
+    picker = components.picker_text(space, chosen, t=t)
+    view = components.picker_view(game_id, space, chosen, t=t)
+    if await boards.redraw_clicked(interaction, game):  # where only clicks redraw the board
+        await interaction.followup.send(picker, view=view, ephemeral=True)
+        return
+    await interaction.response.send_message(picker, view=view, ephemeral=True)
+
+
+@guarded
+async def pick_peg(interaction: Interaction, game_id: int, peg: int, values: list[str]) -> None:
+    game = await play.may_guess(interaction.client.store, game_id, actor(interaction))
+    space = game.variant.space
+    if peg >= space.pegs:
+        raise BadChoice()
+    colour = private.colour_choice(space, values)
+    chosen = components.picked_colours(interaction.message, game_id, space)
+    chosen[peg] = colour
+    t = i18n.person(interaction)
+    await interaction.response.edit_message(
+        content=components.picker_text(space, chosen, t=t),
+        view=components.picker_view(game_id, space, chosen, t=t),
+    )
+
+
+@guarded
+async def submit_pick(interaction: Interaction, game_id: int) -> None:
+    game = await play.may_guess(interaction.client.store, game_id, actor(interaction))
+    space = game.variant.space
+    chosen = components.picked_colours(interaction.message, game_id, space)
+    missing = [i + 1 for i, c in enumerate(chosen) if c is None]
+    if missing:
+        raise Unpicked(missing)
+    code = tuple(c for c in chosen if c is not None)
+    # One picker message makes one guess, however often its Submit is clicked.
+    message = interaction.message
+    source = f"picker:{message.id}" if message is not None else f"i:{interaction.id}"
+    await _guess_and_report(interaction, game_id, code, source, edit_picker=True)
+
+
+@guarded
+async def submit_modal(interaction: Interaction, game_id: int, nonce: int | None) -> None:
+    await play.may_guess(interaction.client.store, game_id, actor(interaction))
+    code = components.modal_value(interaction.data or {}, ids.CODE_FIELD)
+    source = f"modal:{nonce}" if nonce is not None else f"i:{interaction.id}"
+    await _guess_and_report(interaction, game_id, code or "", source, edit_picker=False)
+
+
+async def _guess_and_report(
+    interaction: Interaction, game_id: int, code: str | Code, source: str, edit_picker: bool
+) -> None:
+    """Store a guess, post its public line (closing the picker it came from, if any), edit the
+    board, and add Knuth's count to the line on a win."""
+    bot = interaction.client
+    who = actor(interaction, source)
+    game, outcome = await play.guess(bot.store, game_id, who, code)
+    t = i18n.channel(interaction)
+    line = text.guess_line(game.variant.space, outcome, who.user_id, t=t)
+    async with replies.committed(interaction, "guess"):
+        followup: int | None = None  # the line's message when it is a followup
+        if edit_picker:
+            sent = i18n.person(interaction).gettext("Guess sent. ✅")
+            await interaction.response.edit_message(content=sent, view=None)
+        if boards.by_interaction(game):  # the line comes with the board: its board of record
+            posted = await boards.answer_with_board(interaction, game, line)
+            followup = posted if edit_picker else None
+        elif edit_picker:
+            followup = (await interaction.followup.send(line, wait=True)).id
+        else:
+            await interaction.response.send_message(line)
+        await boards.refresh(bot, game_id)
+        if outcome.status is Status.WON and outcome.secret is not None:
+            needed = await play.knuth_guesses(bot.solver, game, outcome.secret)
+            if needed is not None:
+                note = text.knuth_note(needed, t=t)
+                if followup is not None:
+                    await interaction.followup.edit_message(followup, content=line + note)
+                else:
+                    await interaction.edit_original_response(content=line + note)
+
+
+# --- the inputs discord.py routes here by custom_id --------------------------------------------
+
+
+class GuessButton(Input, route=ids.GUESS):
+    """Opens the private picker (or the code modal) for a play game."""
+
+    async def act(self, interaction: Interaction, values: list[str]) -> None:
+        await open_picker(interaction, self.fields["game"])
+
+
+class PegSelect(Input, route=ids.PICK_PEG):
+    """Chooses one peg's colour in the private picker."""
+
+    async def act(self, interaction: Interaction, values: list[str]) -> None:
+        await pick_peg(interaction, self.fields["game"], self.fields["peg"], values)
+
+
+class SubmitPick(Input, route=ids.SUBMIT_PICK):
+    """Sends the code picked in the private picker as a guess."""
+
+    async def act(self, interaction: Interaction, values: list[str]) -> None:
+        await submit_pick(interaction, self.fields["game"])
+
+
+DYNAMIC_ITEMS: tuple[type[Input], ...] = (GuessButton, PegSelect, SubmitPick)
+
+
+async def on_modal(interaction: Interaction, match: re.Match[str]) -> None:
+    """A play game's code modal (`ids.CODE_MODAL_PATTERN`), whenever it was opened."""
+    nonce = int(match["nonce"]) if match["nonce"] else None
+    await submit_modal(interaction, int(match["game"]), nonce)
+    await boards.catch_up(interaction.client, int(match["game"]))
+
+
+class PlayInputs(ModeInputs):
+    """Every input of a play game: the Guess button, the private picker and the code modal."""
+
+    items = DYNAMIC_ITEMS
+    modal = ids.CODE_MODAL_PATTERN
+    on_modal = on_modal

@@ -1,0 +1,37 @@
+"""How a play game is kept: its secret, solo, hard mode and winner in the games table."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from bot.engine.game import Game, Variant
+from bot.modes.play.rules import PlayGame
+from bot.store.codec import Record, secret_column, secret_of
+
+
+class PlayRecord:
+    """The play mode's columns (`bot.store.codec.KindCodec`)."""
+
+    def columns(self, game: Game) -> Record:
+        assert isinstance(game, PlayGame)
+        return {
+            "solo": game.solo,
+            "secret": secret_column(game.secret),
+            "winner_id": game.winner_id,
+            "hard": game.hard,
+        }
+
+    def build(self, record: Mapping[str, Any], header: Record, variant: Variant) -> Game:
+        return PlayGame(**self.fields(record, header, variant))
+
+    @staticmethod
+    def fields(record: Mapping[str, Any], header: Record, variant: Variant) -> Record:
+        """What a play game's constructor takes (a daily game adds its puzzle)."""
+        return {
+            **header,
+            "variant": variant,
+            "secret": secret_of(record, variant),
+            "solo": bool(record["solo"]),
+            "hard": bool(record.get("hard", False)),
+        }

@@ -1,0 +1,348 @@
+"""A race as the channel and each racer see it.
+
+The race board is public (the server's language) and never shows a colour while the race
+runs: the lobby (who joined, when it starts, Join and Start), then each player's progress as
+peg rows (black, white, empty), and at the end the secret and the ranking. Each racer's own
+board is private (their language): their guesses in colour, a select per peg with Submit, and
+Type a code. Countdowns are Discord timestamps (`<t:...:R>`), which every client counts down
+by itself, so the board needs no redraw to show the time left.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import discord
+
+from bot.engine.game import Status
+from bot.modes.race.rules import Placing, RaceGame
+from bot.modes.review.board import review_button
+from bot.ui import components, embeds, ids, text
+from bot.ui.boards import Drawn
+from bot.ui.i18n import Messages
+
+EMPTY_PEG = "▫️"
+MEDALS = ("🥇", "🥈", "🥉")
+
+_COLOURS = {
+    Status.ACTIVE: embeds.ACTIVE,
+    Status.WON: embeds.WON,
+    Status.LOST: embeds.LOST,
+    Status.ABANDONED: embeds.ENDED,
+}
+
+
+def _title(game: RaceGame, t: Messages) -> str:
+    variant = game.variant
+    rules = embeds.variant_title(variant.pegs, variant.colours, variant.duplicates, t=t)
+    if game.hard:
+        return t.gettext("🏁 Mastermind race · {rules} · hard mode", rules=rules)
+    return t.gettext("🏁 Mastermind race · {rules}", rules=rules)
+
+
+def when(moment: int) -> str:
+    """A moment every Discord client shows as a live countdown ("in 45 seconds")."""
+    return f"<t:{moment}:R>"
+
+
+def peg_row(black: int, white: int, pegs: int) -> str:
+    """What one guess earned, pegs only: ⚫⚪▫️▫️ (no colour: the board is public)."""
+    return text.BLACK_PEG * black + text.WHITE_PEG * white + EMPTY_PEG * (pegs - black - white)
+
+
+def _edition(game: RaceGame, t: Messages) -> str:
+    return t.gettext("Game {game} · move {move}", game=game.id, move=game.version)
+
+
+# --- the race board (public) -------------------------------------------------------------------
+
+
+def draw(game: RaceGame, remaining: int | None, note: str | None, t: Messages) -> Drawn:
+    """The channel's race board, as the shared machinery draws it."""
+    return Drawn(note, board_embed(game, t=t), board_view(game, t=t))
+
+
+def board_embed(game: RaceGame, *, t: Messages) -> discord.Embed:
+    embed = discord.Embed(title=_title(game, t), colour=_COLOURS[game.status])
+    limit = t.ngettext("{count} guess each", "{count} guesses each", game.variant.max_guesses)
+    if not game.started and not game.is_over:
+        intro = t.gettext(
+            "Everyone cracks the same secret on their own private board. First to crack it "
+            "wins; the ranking goes by guesses, then time."
+        )
+        join = t.gettext(
+            "Press **Join**! The race starts {start}, or when {starter} presses **Start**.",
+            start=when(game.lobby_until),
+            starter=text.mention(game.starter_id),
+        )
+        embed.description = f"{intro}\n\n{join}"
+        players = t.ngettext("Player ({count})", "Players ({count})", len(game.players))
+        embed.add_field(
+            name=players, value=", ".join(text.mention(p) for p in game.players), inline=False
+        )
+        embed.add_field(
+            name=t.gettext("Rules"),
+            value=t.gettext(
+                "{limit} · the race ends {end}", limit=limit, end=when(game.race_until)
+            ),
+            inline=False,
+        )
+    elif not game.is_over:
+        on = t.gettext(
+            "**The race is on!** Racers: press **My board** to play. It ends {end}.",
+            end=when(game.race_until),
+        )
+        embed.description = f"{on}\n\n{progress(game, t=t)}"
+        embed.add_field(name=t.gettext("Rules"), value=limit, inline=False)
+    else:
+        embed.description = f"{result(game, t=t)}\n\n{progress(game, t=t)}"
+        embed.add_field(name=t.gettext("Ranking"), value=ranking(game, t=t), inline=False)
+        secret = game.revealed_secret
+        if secret is not None:
+            embed.add_field(
+                name=t.gettext("Secret"),
+                value=text.code_line(game.variant.space, secret),
+                inline=False,
+            )
+    embed.set_footer(text=_edition(game, t))
+    return embed
+
+
+def progress(game: RaceGame, *, t: Messages) -> str:
+    """Each player: how far they are, and a peg row per guess (no colours)."""
+    lines = []
+    pegs = game.variant.pegs
+    for player in game.players:
+        moves = game.guesses_of(player)
+        made = len(moves)
+        if game.cracked(player):
+            state = t.ngettext(
+                "🎉 cracked it in {count} guess", "🎉 cracked it in {count} guesses", made
+            )
+        elif game.finished(player):
+            state = t.gettext("💥 out of guesses")
+        else:
+            state = t.ngettext("{count} guess", "{count} guesses", made)
+        lines.append(f"{text.mention(player)} · {state}")
+        rows = [
+            peg_row(m.black, m.white, pegs)
+            for m in moves
+            if m.black is not None and m.white is not None
+        ]
+        if rows:
+            lines.append("  ".join(rows))
+    return "\n".join(lines)
+
+
+def result(game: RaceGame, *, t: Messages) -> str:
+    """How the race ended: who cracked it first, and why it stopped."""
+    if game.winner_id is not None:
+        first = t.gettext("🏆 First to crack it: {player}!", player=text.mention(game.winner_id))
+    else:
+        first = t.gettext("💥 Nobody cracked the code.")
+    if game.status is Status.ABANDONED and game.ended_by is not None:
+        why = t.gettext("🏳️ Ended by {player}.", player=text.mention(game.ended_by))
+    elif game.timed_out:
+        why = t.gettext("⌛ Time is up.")
+    else:
+        why = t.gettext("🏁 Everyone has finished.")
+    return f"{why} {first}"
+
+
+def _placing(place: Placing, t: Messages) -> str:
+    who = text.mention(place.player_id)
+    if place.place is None:
+        return "▪️ " + t.ngettext(
+            "{player} did not crack it ({count} guess)",
+            "{player} did not crack it ({count} guesses)",
+            place.guesses,
+            player=who,
+        )
+    badge = MEDALS[place.place - 1] if place.place <= len(MEDALS) else f"`{place.place}.`"
+    return f"{badge} " + t.ngettext(
+        "{player} · {count} guess", "{player} · {count} guesses", place.guesses, player=who
+    )
+
+
+def ranking(game: RaceGame, *, t: Messages) -> str:
+    """Those who cracked it by guesses, then time; then the others."""
+    return "\n".join(_placing(place, t) for place in game.ranking)
+
+
+def board_view(game: RaceGame, *, t: Messages) -> discord.ui.View | None:
+    """The lobby: Join, Start (the starter's), Give up; the race: My board, Give up; once over:
+    Review (each racer's own guesses)."""
+    if game.id is None:
+        return None
+    view = components.RenderedView()
+    if game.is_over:
+        view.add_item(review_button(game.id, t=t))
+        return view
+    if not game.started:
+        view.add_item(
+            _button(ids.RACE_JOIN.id(game.id), t.gettext("Join"), "🙋", discord.ButtonStyle.primary)
+        )
+        view.add_item(
+            _button(
+                ids.RACE_START.id(game.id), t.gettext("Start"), "🏁", discord.ButtonStyle.success
+            )
+        )
+    else:
+        view.add_item(
+            _button(
+                ids.RACE_BOARD.id(game.id), t.gettext("My board"), "🎯", discord.ButtonStyle.primary
+            )
+        )
+    view.add_item(
+        _button(ids.GIVE_UP.id(game.id), t.gettext("Give up"), "🏳️", discord.ButtonStyle.secondary)
+    )
+    return view
+
+
+def _button(
+    custom_id: str, label: str, emoji: str, style: discord.ButtonStyle
+) -> discord.ui.Button[Any]:
+    return discord.ui.Button(label=label, emoji=emoji, style=style, custom_id=custom_id)
+
+
+def confirm(t: Messages) -> str:
+    """The private question before a race ends."""
+    return t.gettext("End this race for everyone and reveal the secret?")
+
+
+def ended(game: RaceGame, by: int, t: Messages) -> str:
+    """The public line when the starter or a moderator ends a race."""
+    return end_line(game, t=t)
+
+
+def started_line(game: RaceGame, *, t: Messages) -> str:
+    """The public line when guessing opens."""
+    racers = " ".join(text.mention(p) for p in game.players)
+    return t.gettext(
+        "🏁 The race has started! {players}: press **My board** on the race board to play.",
+        players=racers,
+    )
+
+
+def end_line(game: RaceGame, *, t: Messages) -> str:
+    """The public line when a race is over: how it ended, the secret and the ranking."""
+    secret = game.revealed_secret
+    shown = text.code_line(game.variant.space, secret) if secret else t.gettext("hidden")
+    over = t.gettext("**The race is over.** The secret was {secret}.", secret=shown)
+    return f"{over}\n{result(game, t=t)}\n{ranking(game, t=t)}"
+
+
+# --- a racer's own board (private) -------------------------------------------------------------
+
+
+def can_guess(game: RaceGame, player_id: int) -> bool:
+    return game.started and not game.is_over and not game.finished(player_id)
+
+
+def private(
+    game: RaceGame,
+    player_id: int,
+    chosen: list[int | None] | None = None,
+    note: str | None = None,
+    *,
+    t: Messages,
+) -> Drawn:
+    """One racer's board: their guesses in colour, the picker while they play."""
+    space = game.variant.space
+    picked: list[int | None] = chosen if chosen is not None else [None] * space.pegs
+    content = components.picker_text(space, picked, t=t) if can_guess(game, player_id) else None
+    if note:
+        content = f"{note}\n{content}" if content else note
+    return Drawn(
+        content, private_embed(game, player_id, t=t), private_view(game, player_id, picked, t=t)
+    )
+
+
+def private_embed(game: RaceGame, player_id: int, *, t: Messages) -> discord.Embed:
+    variant = game.variant
+    space = variant.space
+    mine = game.guesses_of(player_id)
+    colour = embeds.ACTIVE
+    if game.cracked(player_id):
+        colour = embeds.WON
+    elif game.finished(player_id):
+        colour = embeds.LOST
+    embed = discord.Embed(title=t.gettext("Your race board"), colour=colour)
+    embed.description = embeds.guess_grid(space, mine, t=t)
+    embed.add_field(name=t.gettext("Colours"), value=text.legend(space, t=t), inline=False)
+    if game.cracked(player_id):
+        state = t.ngettext(
+            "🎉 You cracked it in {count} guess!",
+            "🎉 You cracked it in {count} guesses!",
+            len(mine),
+        )
+    elif game.finished(player_id):
+        state = t.gettext("💥 Out of guesses. The secret shows when the race is over.")
+    elif game.is_over:
+        state = t.gettext("The race is over.")
+    else:
+        state = t.gettext(
+            "**{left}** of {limit} guesses left · the race ends {end}",
+            left=t.number(game.guesses_left_for(player_id)),
+            limit=t.number(variant.max_guesses),
+            end=when(game.race_until),
+        )
+    embed.add_field(name=t.gettext("You"), value=state, inline=False)
+    if game.is_over:
+        placing = next(p for p in game.ranking if p.player_id == player_id)
+        embed.add_field(name=t.gettext("Ranking"), value=ranking(game, t=t), inline=False)
+        if placing.place is not None:
+            embed.add_field(name=t.gettext("Your place"), value=t.number(placing.place))
+        secret = game.revealed_secret
+        if secret is not None:
+            embed.add_field(
+                name=t.gettext("Secret"), value=text.code_line(space, secret), inline=False
+            )
+    private_note = t.gettext("Only you see your colours; the channel sees your pegs.")
+    embed.set_footer(text=f"{private_note} · {_edition(game, t)}")
+    return embed
+
+
+def private_view(
+    game: RaceGame, player_id: int, chosen: list[int | None], *, t: Messages
+) -> discord.ui.View | None:
+    """While the player may guess: a select per peg and Submit (up to 4 pegs), Type a code."""
+    if game.id is None or not can_guess(game, player_id):
+        return None
+    space = game.variant.space
+    made = len(game.guesses_of(player_id))
+    view = components.RenderedView()
+    if space.pegs <= components.PICKER_MAX_PEGS:
+        for peg in range(space.pegs):
+            select = components.peg_select(game.id, peg, space, chosen[peg], t=t)
+            select.custom_id = ids.RACE_PICK.id(game.id, peg)
+            view.add_item(select)
+        view.add_item(
+            _button(
+                ids.RACE_SEND.id(game.id, made),
+                t.gettext("Submit guess"),
+                "✅",
+                discord.ButtonStyle.success,
+            )
+        )
+    view.add_item(
+        _button(
+            ids.RACE_TYPE.id(game.id, made),
+            t.gettext("Type a code"),
+            "⌨️",
+            discord.ButtonStyle.secondary,
+        )
+    )
+    return view
+
+
+def code_modal(game: RaceGame, made: int, *, t: Messages) -> discord.ui.Modal:
+    """The text box for a typed code; its id carries how many guesses the board showed."""
+    assert game.id is not None
+    modal = components.CodeModal(game.id, game.variant.space, nonce=0, t=t)
+    modal.custom_id = ids.RACE_MODAL.id(game.id, made)
+    return modal
+
+
+def behind(t: Messages) -> str:
+    return t.gettext("This board was behind the race; here it is as it stands now.")

@@ -1,0 +1,368 @@
+"""Every input of a race: /mastermind race, the race board's Join, Start and My board, each
+racer's private board (a select per peg, Submit, Type a code and its modal), a race guess typed
+with /mastermind guess, and the clock that starts lobbies and ends races.
+
+The race board is the channel's board of record, kept up to date by `boards` like any other.
+A racer's board is an ephemeral message only an interaction on it can change: each click
+redraws that very message from the store (`edit_message`), never with the bot's token, and My
+board opens a fresh copy whenever the player dismissed theirs. Whatever a racer does, nothing of
+their colours reaches the channel before the race is over.
+
+The clock is a timer per race in this process (set when the lobby opens and when the race
+starts) and, for a restart or another process's races, the background pass (`clock_pass`),
+which does what is overdue and sets the timers of the rest.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import re
+
+import discord
+
+from bot.engine.codes import Code
+from bot.engine.game import MoveKind, Reach, Variant
+from bot.interactions import boards, private, replies
+from bot.interactions.cogs import ModeInputs
+from bot.interactions.context import Host, Interaction
+from bot.interactions.items import Input
+from bot.interactions.reach import reach_of
+from bot.interactions.replies import actor, guarded
+from bot.modes.race import actions as race
+from bot.modes.race import board as drawn
+from bot.modes.race.rules import RaceGame, RaceNotStarted, clock_move
+from bot.ui import i18n, ids
+
+log = logging.getLogger(__name__)
+
+TIMER_SLACK_SECONDS = 0.2
+"""A timer wakes this much after its deadline, so the deadline has surely passed."""
+
+
+# --- the lobby ---------------------------------------------------------------------------------
+
+
+@guarded
+async def start(
+    interaction: Interaction, variant: Variant, hard: bool, join_seconds: int, minutes: int
+) -> None:
+    """`/mastermind race`: the lobby's board is posted first (as "thinking"), so the race and
+    where its board is are stored in one transaction."""
+    bot = interaction.client
+    who = actor(interaction)
+    await race.check_start(bot.store, who, bot_may_post=reach_of(interaction) is Reach.CHANNEL)
+    message_id = await replies.public_placeholder(interaction)
+    game = await race.start(
+        bot.store,
+        who,
+        variant,
+        hard=hard,
+        join_seconds=join_seconds,
+        minutes=minutes,
+        now=bot.clock().timestamp(),
+        board_message_id=message_id,
+    )
+    replies.answered_publicly(interaction)
+    schedule(bot, game)
+    assert game.id is not None
+    t = i18n.channel(interaction)
+    async with replies.committed(interaction, "game"):
+        await boards.show(
+            bot,
+            game.id,
+            game.version,
+            lambda: interaction.edit_original_response(
+                embed=drawn.board_embed(game, t=t), view=drawn.board_view(game, t=t)
+            ),
+        )
+
+
+@guarded
+async def join(interaction: Interaction, game_id: int) -> None:
+    game = await race.join(interaction.client.store, game_id, actor(interaction))
+    async with replies.committed(interaction, "game"):
+        await _show_board(interaction, game)
+
+
+@guarded
+async def start_now(interaction: Interaction, game_id: int) -> None:
+    """The starter's Start: guessing opens for everyone, and the starter gets their board."""
+    bot = interaction.client
+    game = await race.start_now(bot.store, game_id, actor(interaction))
+    schedule(bot, game)
+    async with replies.committed(interaction, "game"):
+        await _show_board(interaction, game)
+        await interaction.followup.send(drawn.started_line(game, t=i18n.channel(interaction)))
+        await _send_private(interaction, game)
+
+
+async def _show_board(interaction: Interaction, game: RaceGame) -> None:
+    """Draw the race board through the click on it (never over a newer drawing)."""
+    t = i18n.channel(interaction)
+
+    async def draw() -> None:
+        await interaction.response.edit_message(
+            embed=drawn.board_embed(game, t=t), view=drawn.board_view(game, t=t)
+        )
+
+    assert game.id is not None
+    message_id = interaction.message.id if interaction.message is not None else None
+    if not await boards.show(interaction.client, game.id, game.version, draw, message_id):
+        await interaction.response.defer()
+
+
+# --- a racer's own board -----------------------------------------------------------------------
+
+
+@guarded
+async def my_board(interaction: Interaction, game_id: int) -> None:
+    """My board: the clicker's private board of this race, as a new ephemeral message."""
+    game = await race.racer(interaction.client.store, game_id, actor(interaction))
+    if not game.started and not game.is_over:
+        raise RaceNotStarted()
+    await _send_private(interaction, game)
+
+
+async def _send_private(interaction: Interaction, game: RaceGame, note: str | None = None) -> None:
+    board = drawn.private(game, interaction.user.id, note=note, t=i18n.person(interaction))
+    view = board.view or discord.utils.MISSING
+    if interaction.response.is_done():
+        await interaction.followup.send(
+            board.content or "", embed=board.embed, view=view, ephemeral=True
+        )
+    else:
+        await interaction.response.send_message(
+            board.content or "", embed=board.embed, view=view, ephemeral=True
+        )
+
+
+class RaceBoard:
+    """A racer's own board of a race, stamped with how many guesses it shows them."""
+
+    pick = ids.RACE_PICK
+
+    async def load(self, interaction: Interaction, game_id: int) -> RaceGame:
+        return await race.racer(interaction.client.store, game_id, actor(interaction))
+
+    def playable(self, game: RaceGame, player_id: int) -> bool:
+        return drawn.can_guess(game, player_id)
+
+    def stamp(self, game: RaceGame, player_id: int) -> int:
+        return len(game.guesses_of(player_id))
+
+    def behind(self, t: i18n.Messages) -> str:
+        return drawn.behind(t)
+
+    def modal(self, game: RaceGame, player_id: int, t: i18n.Messages) -> discord.ui.Modal:
+        return drawn.code_modal(game, self.stamp(game, player_id), t=t)
+
+    async def redraw(
+        self,
+        interaction: Interaction,
+        game: RaceGame,
+        chosen: list[int | None] | None = None,
+        note: str | None = None,
+    ) -> None:
+        t = i18n.person(interaction)
+        board = drawn.private(game, interaction.user.id, chosen, note=note, t=t)
+        await interaction.response.edit_message(
+            content=board.content, embed=board.embed, view=board.view
+        )
+
+    async def guess(
+        self, interaction: Interaction, game: RaceGame, stamp: int, code: str | Code
+    ) -> None:
+        """Store the guess, redraw the private board it came from, then the race board."""
+        assert game.id is not None
+        bot = interaction.client
+        new, _ = await race.guess(bot.store, game.id, actor(interaction), code, after=stamp)
+        async with replies.committed(interaction, "guess"):
+            await self.redraw(interaction, new)
+            await _after_guess(interaction, new)
+
+
+BOARD = RaceBoard()
+
+
+async def guess_command(interaction: Interaction, game_id: int, code: str) -> None:
+    """`/mastermind guess` in a race's channel: scored on the player's own board, which is the
+    private answer; the channel never sees the colours. (Called by the play handler, which
+    turns failures into private replies.)"""
+    bot = interaction.client
+    who = actor(interaction)
+    await race.racer(bot.store, game_id, who)
+    game, _ = await race.guess(bot.store, game_id, who, code, after=None)
+    async with replies.committed(interaction, "guess"):
+        await _send_private(interaction, game)
+        await _after_guess(interaction, game)
+
+
+async def _after_guess(interaction: Interaction, game: RaceGame) -> None:
+    """The race board shows the new pegs; the guess that ends the race tells the channel."""
+    assert game.id is not None
+    await boards.refresh(interaction.client, game.id)
+    if game.is_over:
+        await interaction.followup.send(drawn.end_line(game, t=i18n.channel(interaction)))
+
+
+# --- the clock ---------------------------------------------------------------------------------
+
+
+def schedule(bot: Host, game: RaceGame) -> None:
+    """Set this race's timer for its next deadline, unless one is set already."""
+    deadline = game.next_deadline
+    if deadline is None or game.id is None:
+        return
+    timers = _timers(bot)
+    current = timers.get(game.id)
+    if current is not None and not current.done():
+        return
+    timers[game.id] = asyncio.get_running_loop().create_task(
+        _wake(bot, game.id, deadline), name=f"race-clock-{game.id}"
+    )
+
+
+async def _wake(bot: Host, game_id: int, deadline: int) -> None:
+    delay = deadline - bot.clock().timestamp() + TIMER_SLACK_SECONDS
+    if delay > 0:
+        await asyncio.sleep(delay)
+    _timers(bot).pop(game_id, None)  # this timer is done: the next may be set
+    await tick(bot, game_id)
+
+
+async def tick(bot: Host, game_id: int) -> None:
+    """Start or end the race if its time has come; announce it; set its next timer. Never
+    raises: a failure is logged and the background pass tries again."""
+    try:
+        done = await race.tick(bot.store, game_id, bot.clock().timestamp())
+        if done is not None:
+            game, what = done
+            await boards.refresh(bot, game_id)
+            t = await boards.server_language(bot, game.guild_id)
+            if what is MoveKind.START:
+                await _announce(bot, game, drawn.started_line(game, t=t))
+            else:
+                await _announce(bot, game, drawn.end_line(game, t=t))
+        latest = await bot.store.game(game_id)
+        if isinstance(latest, RaceGame) and not latest.is_over:
+            schedule(bot, latest)
+    except Exception:
+        log.exception("the clock of race %s failed; the next pass tries again", game_id)
+
+
+async def _announce(bot: Host, game: RaceGame, line: str) -> None:
+    """Tell the race's channel what the clock did (the board shows it too)."""
+    try:
+        await bot.get_partial_messageable(game.channel_id).send(line)
+    except discord.HTTPException as error:
+        log.info("could not tell channel %s about race %s (%s)", game.channel_id, game.id, error)
+
+
+async def clock_pass(bot: Host) -> int:
+    """Do what every race's clock owes now (after a restart: a lobby that should have started,
+    a race that should have ended) and set the timers of the others. How many it moved."""
+    moved = 0
+    now = bot.clock().timestamp()
+    for game in await race.running(bot.store):
+        if game.id is None:
+            continue
+        if clock_move(game, now) is not None:
+            await tick(bot, game.id)
+            moved += 1
+        else:
+            schedule(bot, game)
+    if moved:
+        log.info("the clock moved %d race(s) that were due", moved)
+    return moved
+
+
+def _timers(bot: Host) -> dict[int, asyncio.Task[None]]:
+    """This process's race timers, by race: kept by the loaded race cog."""
+    cog = bot.get_cog(RaceInputs.__cog_name__)
+    return cog.timers if isinstance(cog, RaceInputs) else {}
+
+
+# --- the inputs discord.py routes here by custom_id --------------------------------------------
+
+
+class JoinButton(Input, route=ids.RACE_JOIN):
+    """Joins the race's lobby."""
+
+    async def act(self, interaction: Interaction, values: list[str]) -> None:
+        await join(interaction, self.fields["game"])
+
+
+class StartButton(Input, route=ids.RACE_START):
+    """The starter starts the race before the join window closes."""
+
+    async def act(self, interaction: Interaction, values: list[str]) -> None:
+        await start_now(interaction, self.fields["game"])
+
+
+class MyBoardButton(Input, route=ids.RACE_BOARD):
+    """Opens (again) the clicker's private board of the race."""
+
+    async def act(self, interaction: Interaction, values: list[str]) -> None:
+        await my_board(interaction, self.fields["game"])
+
+
+class RacePeg(Input, route=ids.RACE_PICK):
+    """Chooses one peg's colour on a private race board."""
+
+    async def act(self, interaction: Interaction, values: list[str]) -> None:
+        await private.pick_peg(interaction, BOARD, self.fields["game"], self.fields["peg"], values)
+
+
+class RaceSubmit(Input, route=ids.RACE_SEND):
+    """Sends the picked code as the racer's next guess."""
+
+    async def act(self, interaction: Interaction, values: list[str]) -> None:
+        await private.submit(interaction, BOARD, self.fields["game"], self.fields["made"])
+
+
+class RaceType(Input, route=ids.RACE_TYPE):
+    """Opens the code modal of a private race board."""
+
+    async def act(self, interaction: Interaction, values: list[str]) -> None:
+        await private.open_modal(interaction, BOARD, self.fields["game"], self.fields["made"])
+
+
+DYNAMIC_ITEMS: tuple[type[Input], ...] = (
+    JoinButton,
+    StartButton,
+    MyBoardButton,
+    RacePeg,
+    RaceSubmit,
+    RaceType,
+)
+
+
+async def on_modal(interaction: Interaction, match: re.Match[str]) -> None:
+    """A private race board's code modal (`ids.RACE_MODAL`)."""
+    await private.submit_modal(interaction, BOARD, int(match["game"]), int(match["made"]))
+    await boards.catch_up(interaction.client, int(match["game"]))
+
+
+class RaceInputs(ModeInputs):
+    """Every input of a race: Join, Start, My board, each racer's private board and modal."""
+
+    items = DYNAMIC_ITEMS
+    modal = re.compile(ids.RACE_MODAL.template)
+    on_modal = on_modal
+
+    def __init__(self, bot: Host) -> None:
+        super().__init__(bot)
+        self.timers: dict[int, asyncio.Task[None]] = {}
+        """A timer per race whose next deadline this process waits for."""
+
+    async def cog_unload(self) -> None:
+        """Cancel this process's race timers (at shutdown; the next start's pass takes over)."""
+        for task in self.timers.values():
+            task.cancel()
+        self.timers.clear()
+        await super().cog_unload()
+
+    async def background_pass(self) -> int:
+        """What the lease holder's pass owes races: those due while the bot was down."""
+        return await clock_pass(self.bot)

@@ -1,0 +1,34 @@
+"""How a race is kept: its secret, hard mode, winner and its two deadlines."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from bot.engine.game import Game, Variant
+from bot.modes.race.rules import RaceGame
+from bot.store.codec import Record, secret_column, secret_of, whole
+
+
+class RaceRecord:
+    """The race mode's columns (`bot.store.codec.KindCodec`)."""
+
+    def columns(self, game: Game) -> Record:
+        assert isinstance(game, RaceGame)
+        return {
+            "secret": secret_column(game.secret),
+            "winner_id": game.winner_id,
+            "hard": game.hard,
+            "lobby_until": game.lobby_until,
+            "race_until": game.race_until,
+        }
+
+    def build(self, record: Mapping[str, Any], header: Record, variant: Variant) -> Game:
+        return RaceGame(
+            **header,
+            variant=variant,
+            secret=secret_of(record, variant),
+            hard=bool(record.get("hard", False)),
+            lobby_until=whole(record, "lobby_until"),
+            race_until=whole(record, "race_until"),
+        )

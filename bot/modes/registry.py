@@ -1,0 +1,119 @@
+"""Every way to play, listed once: the one place that names each mode.
+
+A mode is a package (`bot.modes.<mode>`: rules, record, actions, board, inputs) and one line in
+`MODES`. The app loads each mode's cog, the store learns each kind's record, and the shared
+machinery (boards kept in step, giving up) asks a game's `ModeSpec` how to draw it; no code
+outside a mode's package switches on the kind of a game.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from typing import Any, Generic
+
+from discord.ext import commands
+
+from bot.engine.game import G, Game, GameKind
+from bot.interactions.context import Host
+from bot.modes.common import inputs as common_inputs
+from bot.modes.daily import board as daily_board
+from bot.modes.daily import inputs as daily_inputs
+from bot.modes.daily.record import DailyRecord
+from bot.modes.hints import inputs as hint_inputs
+from bot.modes.play import board as play_board
+from bot.modes.play import inputs as play_inputs
+from bot.modes.play.record import PlayRecord
+from bot.modes.race import board as race_board
+from bot.modes.race import inputs as race_inputs
+from bot.modes.race.record import RaceRecord
+from bot.modes.review import inputs as review_inputs
+from bot.modes.solve import actions as solve_actions
+from bot.modes.solve import board as solve_board
+from bot.modes.solve import inputs as solve_inputs
+from bot.modes.solve.record import SolveRecord
+from bot.solver_pool import SolverPool
+from bot.store import codec
+from bot.ui.boards import Drawn
+from bot.ui.i18n import Messages
+
+
+async def _no_count(solver: SolverPool, game: Any) -> int | None:
+    return None
+
+
+@dataclass(frozen=True)
+class ModeSpec(Generic[G]):
+    """One way to play, as the rest of the bot sees it; typed by its game, so what it draws or
+    ends is that mode's own game, never a union to take apart."""
+
+    kind: GameKind
+    record: codec.KindCodec
+    """How the store keeps the kind's own columns."""
+    cog: Callable[[Host], commands.Cog]
+    """The mode's inputs: its commands, buttons, selects, modal routes and timers."""
+    draw: Callable[[G, int | None, str | None, Messages], Drawn]
+    """The board from the stored game and the solver's count of codes left."""
+    confirm: Callable[[Messages], str]
+    """The private question before giving up: "End this game and ...?"."""
+    ended: Callable[[G, int, Messages], str]
+    """The public line once a player gave the game up."""
+    count: Callable[[SolverPool, G], Awaitable[int | None]] = _no_count
+    """What a board drawn from the store alone asks the solver (nothing, for most)."""
+
+    async def codes_left(self, solver: SolverPool, game: Game) -> int | None:
+        return await self.count(solver, game)  # type: ignore[arg-type]  # the kind's own game
+
+
+MODES: tuple[ModeSpec[Any], ...] = (
+    ModeSpec(
+        GameKind.PLAY,
+        PlayRecord(),
+        play_inputs.PlayInputs,
+        play_board.draw,
+        play_board.confirm,
+        play_board.ended,
+    ),
+    ModeSpec(
+        GameKind.SOLVE,
+        SolveRecord(),
+        solve_inputs.SolveInputs,
+        solve_board.draw,
+        solve_board.confirm,
+        solve_board.ended,
+        solve_actions.remaining,
+    ),
+    ModeSpec(
+        GameKind.DAILY,
+        DailyRecord(),
+        daily_inputs.DailyInputs,
+        daily_board.draw,
+        daily_board.confirm,
+        daily_board.ended,
+    ),
+    ModeSpec(
+        GameKind.RACE,
+        RaceRecord(),
+        race_inputs.RaceInputs,
+        race_board.draw,
+        race_board.confirm,
+        race_board.ended,
+    ),
+)
+
+FEATURES: tuple[Callable[[Host], commands.Cog], ...] = (
+    common_inputs.CommonInputs,
+    hint_inputs.HintInputs,
+    review_inputs.ReviewInputs,
+)
+"""What several modes share, each with its own inputs: giving up, hints, the review."""
+
+BY_KIND: dict[str, ModeSpec[Any]] = {spec.kind: spec for spec in MODES}
+
+for _spec in MODES:
+    codec.register(_spec.kind, _spec.record)
+
+
+def spec_of(game: Game) -> ModeSpec[Any]:
+    """The mode that owns `game`."""
+    return BY_KIND[game.kind]

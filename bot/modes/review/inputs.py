@@ -1,0 +1,52 @@
+"""The Review button of a finished game: its review, privately, for whoever clicks it.
+
+The board it sits on may be any kind's (play, daily, race: `bot.ui.review.review_button`); the
+click names only the game, and `bot.modes.review` decides who may see what: anyone in the
+game's channel, a private game's own player, and nobody while the game runs.
+"""
+
+from __future__ import annotations
+
+from bot.interactions import boards
+from bot.interactions.cogs import ModeInputs
+from bot.interactions.context import Interaction
+from bot.interactions.items import Input
+from bot.interactions.replies import actor, guarded
+from bot.modes.review import actions as review
+from bot.modes.review.board import review_embed
+from bot.ui import i18n, ids
+
+
+@guarded
+async def open_review(interaction: Interaction, game_id: int) -> None:
+    """Refuse privately before any work; else think privately while the workers review."""
+    bot = interaction.client
+    who = actor(interaction)
+    game = await review.reviewable(bot.store, game_id, who)
+    if not await boards.redraw_clicked(interaction, game):  # where only clicks redraw boards
+        await interaction.response.defer(ephemeral=True, thinking=True)
+    reviewed = await review.review(bot.solver, game, who)
+    embed = review_embed(
+        game_id,
+        game.variant.space,
+        reviewed.rows,
+        reviewed.summary,
+        t=i18n.person(interaction),
+    )
+    await interaction.followup.send(embed=embed, ephemeral=True)
+
+
+class ReviewButton(Input, route=ids.REVIEW):
+    """Opens a finished game's review (play, daily or race) for the clicker."""
+
+    async def act(self, interaction: Interaction, values: list[str]) -> None:
+        await open_review(interaction, self.fields["game"])
+
+
+DYNAMIC_ITEMS: tuple[type[Input], ...] = (ReviewButton,)
+
+
+class ReviewInputs(ModeInputs):
+    """The Review button, for every finished game where players guessed."""
+
+    items = DYNAMIC_ITEMS

@@ -1,0 +1,159 @@
+"""Every input of a solve game: /mastermind solve, the answer buttons and selects, Undo and
+Give up. The solver works before anything is stored (`bot.modes.solve`); the board is drawn
+through the interaction that changed it, never over a newer one."""
+
+from __future__ import annotations
+
+from bot.engine.errors import BadChoice
+from bot.engine.game import Variant
+from bot.interactions import boards, replies
+from bot.interactions.cogs import ModeInputs
+from bot.interactions.context import Interaction
+from bot.interactions.items import Input
+from bot.interactions.replies import actor, guarded
+from bot.modes.common import actions as common
+from bot.modes.solve import actions as solve
+from bot.modes.solve import board
+from bot.modes.solve.rules import SolveGame
+from bot.ui import i18n, ids
+
+
+@guarded
+async def start(interaction: Interaction, variant: Variant, strategy: str) -> None:
+    """`/mastermind solve`: refuse before any work, post the placeholder, ask the solver for
+    the opening, then store the game and its board's place together."""
+    bot = interaction.client
+    who = actor(interaction)
+    await solve.check_start(bot.store, who, variant, strategy)
+    message_id = await replies.public_placeholder(interaction)
+    move = await solve.opening(bot.solver, variant, strategy, interaction.id & 0xFFFF)
+    game = await solve.start(bot.store, who, variant, strategy, tuple(move.guess), message_id)
+    replies.answered_publicly(interaction)
+    async with replies.committed(interaction, "game"):
+        await _show(interaction, solve.SolveStep(game, move.remaining))
+
+
+def parse_answer(value: str) -> tuple[int, int]:
+    """An answer select's value, `black:white`, refused unless it is two small numbers."""
+    black, _, white = value.partition(":")
+    if not (black.isdecimal() and white.isdecimal() and len(black) == len(white) == 1):
+        raise BadChoice()
+    return int(black), int(white)
+
+
+@guarded
+async def answer(
+    interaction: Interaction, game_id: int, version: int, black: int, white: int
+) -> None:
+    """The player's pegs for the bot's guess (an answer button)."""
+    await _answer(interaction, game_id, version, black, white)
+
+
+@guarded
+async def answer_from_select(
+    interaction: Interaction, game_id: int, version: int, values: list[str]
+) -> None:
+    """An answer picked from a select (variants with too many answers for buttons)."""
+    if len(values) != 1:
+        raise BadChoice()
+    black, white = parse_answer(values[0])
+    await _answer(interaction, game_id, version, black, white)
+
+
+async def _answer(
+    interaction: Interaction, game_id: int, version: int, black: int, white: int
+) -> None:
+    bot = interaction.client
+    who = actor(interaction)
+    game = await solve.owned(bot.store, game_id, version, who)
+    solve.check_answer(game, who, black, white)
+    if black != game.variant.pegs:
+        await interaction.response.defer()  # the solver may take a moment
+    step = await solve.answer(bot.store, bot.solver, game, who, black, white)
+    async with replies.committed(interaction, "answer"):
+        await _show(interaction, step)
+
+
+@guarded
+async def undo(interaction: Interaction, game_id: int, version: int) -> None:
+    bot = interaction.client
+    who = actor(interaction)
+    game = await solve.owned(bot.store, game_id, version, who)
+    solve.check_undo(game, who)  # "nothing to undo" before any work
+    await interaction.response.defer()
+    step = await solve.undo(bot.store, bot.solver, game, who)
+    async with replies.committed(interaction, "undo"):
+        await _show(interaction, step)
+
+
+@guarded
+async def stop(interaction: Interaction, game_id: int) -> None:
+    bot = interaction.client
+    game = await common.give_up(bot.store, game_id, actor(interaction))
+    assert isinstance(game, SolveGame)
+    async with replies.committed(interaction, "end"):
+        await _show(interaction, solve.SolveStep(game, None))
+
+
+async def _show(interaction: Interaction, step: solve.SolveStep) -> None:
+    """Draw a solve board through the interaction that changed it (never over a newer one)."""
+    t = i18n.channel(interaction)
+    note = board.solve_note(step.game, step.no_code_left is not None, step.undone, t)
+    drawn = board.draw(step.game, step.remaining, note, t)
+
+    async def draw() -> None:
+        if interaction.response.is_done():
+            await interaction.edit_original_response(
+                content=drawn.content, embed=drawn.embed, view=drawn.view
+            )
+        else:
+            await interaction.response.edit_message(
+                content=drawn.content, embed=drawn.embed, view=drawn.view
+            )
+
+    assert step.game.id is not None
+    message_id = interaction.message.id if interaction.message is not None else None
+    drew = await boards.show(interaction.client, step.game.id, step.game.version, draw, message_id)
+    if not drew and not interaction.response.is_done():
+        await interaction.response.defer()
+
+
+# --- the inputs discord.py routes here by custom_id --------------------------------------------
+
+
+class AnswerButton(Input, route=ids.ANSWER):
+    """One possible answer to the bot's guess; its version refuses a click on an older guess."""
+
+    async def act(self, interaction: Interaction, values: list[str]) -> None:
+        f = self.fields
+        await answer(interaction, f["game"], f["version"], f["black"], f["white"])
+
+
+class AnswerSelect(Input, route=ids.ANSWER_SELECT):
+    """For many pegs: the possible answers split over two selects; choosing one answers."""
+
+    async def act(self, interaction: Interaction, values: list[str]) -> None:
+        await answer_from_select(interaction, self.fields["game"], self.fields["version"], values)
+
+
+class UndoButton(Input, route=ids.UNDO):
+    """Takes back the last answer."""
+
+    async def act(self, interaction: Interaction, values: list[str]) -> None:
+        await undo(interaction, self.fields["game"], self.fields["version"])
+
+
+class StopButton(Input, route=ids.STOP_SOLVE):
+    """Ends a solve game (the starter or a moderator)."""
+
+    async def act(self, interaction: Interaction, values: list[str]) -> None:
+        await stop(interaction, self.fields["game"])
+
+
+DYNAMIC_ITEMS: tuple[type[Input], ...] = (AnswerButton, AnswerSelect, UndoButton, StopButton)
+
+
+class SolveInputs(ModeInputs):
+    """Every input of a solve game: the answer buttons and selects, Undo and Stop."""
+
+    items = DYNAMIC_ITEMS
