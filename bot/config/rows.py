@@ -1,6 +1,7 @@
 """The machinery of the settings table: a row per variable, carried by its dataclass field.
 
-`Settings` declares each setting once, as `name: type = setting(...)`; everything else (reading
+`Settings` declares each setting once, as `name: type = field(default=..., metadata=row(...))`;
+everything else (reading
 the environment, the one-line errors, `--help`, the README rows, the redacted repr) walks the
 fields and reads their rows, so a new setting is one field and nothing else.
 """
@@ -75,30 +76,30 @@ def _fields(table: type[object]) -> Iterator[tuple[str, Setting]]:
 
 def rows(table: type[object]) -> tuple[Setting, ...]:
     """The table's rows, in the order of its fields."""
-    return tuple(row for _, row in _fields(table))
+    return tuple(setting for _, setting in _fields(table))
 
 
 def read(table: type[object], environ: Mapping[str, str]) -> dict[str, Any]:
     """The table's field values found in `environ` (an unset or blank variable keeps its
     default); raises ConfigError naming the first variable that is missing or malformed."""
     values: dict[str, Any] = {}
-    for attribute, row in _fields(table):
-        raw = environ.get(row.name, "").strip()
-        if not raw and row.missing:
-            raise ConfigError(f"{row.name} is not set: {row.missing}")
+    for attribute, setting in _fields(table):
+        raw = environ.get(setting.name, "").strip()
+        if not raw and setting.missing:
+            raise ConfigError(f"{setting.name} is not set: {setting.missing}")
         if raw:
             try:
-                values[attribute] = row.parse(raw)
+                values[attribute] = setting.parse(raw)
             except Rejected as reason:
-                raise ConfigError(f"{row.name} {reason}") from None
+                raise ConfigError(f"{setting.name} {reason}") from None
     return values
 
 
 def redacted_repr(table: object) -> str:
     """`Name(field=value, ...)` with each value shown as its row says: no secret, no password."""
     shown = (
-        f"{attribute}={'None' if value is None else row.show(value)}"
-        for attribute, row in _fields(type(table))
+        f"{attribute}={'None' if value is None else setting.show(value)}"
+        for attribute, setting in _fields(type(table))
         for value in [getattr(table, attribute)]
     )
     return f"{type(table).__name__}({', '.join(shown)})"
@@ -107,7 +108,7 @@ def redacted_repr(table: object) -> str:
 def markdown(table: type[object]) -> str:
     """The README's settings table, header included."""
     lines = ["| variable | default | meaning |", "|---|---|---|"]
-    for row in rows(table):
-        default = row.default if row.default.startswith("(") else f"`{row.default}`"
-        lines.append(f"| `{row.name}` | {default} | {row.meaning} |")
+    for setting in rows(table):
+        default = setting.default if setting.default.startswith("(") else f"`{setting.default}`"
+        lines.append(f"| `{setting.name}` | {default} | {setting.meaning} |")
     return "\n".join(lines)
