@@ -16,23 +16,52 @@ from bot.config import SETTINGS, ConfigError, Settings
 
 
 def _settings_help() -> str:
+    """The settings part of `--help`, from the settings table, so it cannot miss one."""
     width = max(len(setting.name) for setting in SETTINGS) + 4
     lines = ["settings (read from the environment, or from .env in the working directory):"]
     for setting in SETTINGS:
         required = setting.default == "(required)"
-        label = "required" if required else f"default: {setting.default.strip('()')}"
-        text = f"{setting.meaning} [{label}]"
-        lines += textwrap.wrap(
-            text, 79, initial_indent=f"  {setting.name:<{width - 2}}", subsequent_indent=" " * width
-        )
+        label = "[required]" if required else f"[default: {setting.default.strip('()')}]"
+        lines += _hanging(f"  {setting.name:<{width - 2}}", setting.meaning, label, width)
     lines.append("NO_COLOR (any non-empty value): no colour in the log, even on a terminal.")
     return "\n".join(lines)
 
 
+def _hanging(head: str, text: str, label: str, indent: int) -> list[str]:
+    """`text` wrapped to 79 columns under `head`, then `label` kept whole on one line, so a
+    reader (or a test) finds a default like `random, kept` intact."""
+    lines = textwrap.wrap(text, 79, initial_indent=head, subsequent_indent=" " * indent)
+    if len(lines[-1]) + 1 + len(label) <= 79:
+        lines[-1] += f" {label}"
+    else:
+        lines.append(" " * indent + label)
+    return lines
+
+
 def _guild_id(raw: str) -> int:
+    """argparse's check of `--guild`: a server id is a positive number."""
     if not raw.isdigit() or int(raw) == 0:
         raise argparse.ArgumentTypeError(f"a server id is a number, got {raw!r}")
     return int(raw)
+
+
+_SERVER_COMMANDS = (
+    (
+        "sync",
+        "push the slash commands to Discord now, globally or to one server, then exit",
+        "Push the slash commands to Discord now, whatever the last sync was.",
+        "sync to this server only (instant)",
+    ),
+    (
+        "unsync",
+        "remove the slash commands from one server (or the global ones), then exit",
+        "Remove this application's slash commands from one server, or without --guild its "
+        "global commands. The next start syncs again.",
+        "the server to remove them from",
+    ),
+)
+"""The commands that talk to Discord about one server or all: name, summary in the command
+list, description in the command's own --help, and what its --guild means."""
 
 
 def build_parser(version: str) -> argparse.ArgumentParser:
@@ -48,23 +77,9 @@ def build_parser(version: str) -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"%(prog)s {version}")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
     commands.add_parser("run", help="run the bot (the default)")
-    sync = commands.add_parser(
-        "sync",
-        help="push the slash commands to Discord now, globally or to one server, then exit",
-        description="Push the slash commands to Discord now, whatever the last sync was.",
-    )
-    sync.add_argument(
-        "--guild", type=_guild_id, metavar="ID", help="sync to this server only (instant)"
-    )
-    unsync = commands.add_parser(
-        "unsync",
-        help="remove the slash commands from one server (or the global ones), then exit",
-        description="Remove this application's slash commands from one server, or without "
-        "--guild its global commands. The next start syncs again.",
-    )
-    unsync.add_argument(
-        "--guild", type=_guild_id, metavar="ID", help="the server to remove them from"
-    )
+    for name, summary, description, guild in _SERVER_COMMANDS:
+        command = commands.add_parser(name, help=summary, description=description)
+        command.add_argument("--guild", type=_guild_id, metavar="ID", help=guild)
     copy = commands.add_parser(
         "copy-to-postgres",
         help="copy a SQLite database (games, moves, stats, meta) into PostgreSQL, then exit",

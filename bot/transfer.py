@@ -26,9 +26,9 @@ from typing import Any
 import asyncpg
 from dotenv import load_dotenv
 
+from bot.redact import redact
 from bot.store import PostgresStore, SqliteStore, StoreUnavailable, is_postgres_url
 from bot.store.filelock import claim
-from bot.store.postgres import redact
 from bot.store.shared import RECORD_COLUMNS
 
 GAME_COLUMNS = (

@@ -1,13 +1,15 @@
 """Settings come from the environment only, and a missing token is one clear line."""
 
+import dataclasses
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
-from bot.config import ConfigError, Settings
+from bot.config import SETTINGS, ConfigError, Settings
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -84,3 +86,52 @@ def test_dotenv_is_read_from_the_working_directory_only(tmp_path: Path) -> None:
         [sys.executable, "-c", script], cwd=elsewhere, env=env, capture_output=True, text=True
     )
     assert "DISCORD_TOKEN is not set" in there.stderr
+
+
+def _example() -> dict[str, str]:
+    """The variables of `.env.example` with the values written there."""
+    text = (ROOT / ".env.example").read_text()
+    return dict(re.findall(r"^([A-Z_]+)=(.*)$", text, re.MULTILINE))
+
+
+def test_env_example_holds_every_default() -> None:
+    example = _example()
+    for setting in SETTINGS:
+        written = "" if setting.default.startswith("(") else setting.default
+        assert example[setting.name] == written, setting.name
+    assert Settings.from_env({**example, "DISCORD_TOKEN": "t"}) == Settings(token="t")
+
+
+def test_the_readme_table_is_printed_from_the_settings() -> None:
+    """The README's rows are `python -m bot.config --markdown`, pasted: they cannot drift."""
+    result = subprocess.run(
+        [sys.executable, "-m", "bot.config", "--markdown"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    assert result.stdout.strip() in (ROOT / "README.md").read_text()
+
+
+def test_repr_shows_every_setting_but_no_secret() -> None:
+    settings = Settings.from_env(
+        {
+            "DISCORD_TOKEN": "abc.def.ghi",
+            "DATABASE_URL": "postgresql://bot:s3cret@db:5432/m?sslmode=require",
+            "DAILY_KEY": "a daily key nobody guesses",
+        }
+    )
+    shown = repr(settings)
+    assert "abc.def.ghi" not in shown and "nobody guesses" not in shown and "s3cret" not in shown
+    assert "'postgresql://bot:***@db:5432/m?sslmode=require'" in shown
+    for field in dataclasses.fields(Settings):
+        assert f"{field.name}=" in shown
+
+
+def test_help_meanings_say_what_each_setting_accepts() -> None:
+    meanings = {setting.name: setting.meaning for setting in SETTINGS}
+    assert meanings["SOLVER_WORKERS"].endswith("(1-64).")
+    assert meanings["SOLVER_TIME_BUDGET"].endswith("(0.1-60).")
+    assert meanings["LOG_LEVEL"].endswith("(DEBUG, INFO, WARNING, ERROR or CRITICAL).")
+    assert meanings["DAILY_KEY"].endswith("(16+ characters).")

@@ -19,6 +19,7 @@ BOT = Path(__file__).resolve().parent.parent / "bot"
 FLOORS: dict[str, int] = {
     "bot.config": 0,  # settings and logging: read by every entry point, import nothing of bot
     "bot.logs": 0,
+    "bot.redact": 0,  # the one URL redactor: settings, the store and the commands use it
     "bot.about": 0,
     "bot.engine": 1,  # pure rules
     "bot.store": 2,  # the single source of truth

@@ -25,7 +25,6 @@ from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import replace
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any, Literal, Self, TypeVar
-from urllib.parse import urlsplit, urlunsplit
 
 import asyncpg
 
@@ -37,6 +36,7 @@ from bot.engine.errors import (
     StaleGame,
 )
 from bot.engine.game import G, Game, GameKind, Status, expire
+from bot.redact import redact
 from bot.store.codec import game_from_record, game_to_record
 from bot.store.errors import AlreadyApplied, SchemaError, StoreBusy, StoreUnavailable
 from bot.store.interface import OutcomeT
@@ -88,18 +88,6 @@ _INSERT_MOVE = (
 def is_postgres_url(target: object) -> bool:
     """`postgresql://...` (or `postgres://...`): a PostgreSQL database rather than a file."""
     return isinstance(target, str) and target.split("://", 1)[0].lower() in URL_SCHEMES
-
-
-def redact(url: str) -> str:
-    """The URL without its password, for log lines and messages."""
-    parts = urlsplit(url)
-    if parts.password is None:
-        return url
-    host = parts.hostname or ""
-    if parts.port is not None:
-        host = f"{host}:{parts.port}"
-    netloc = f"{parts.username or ''}:***@{host}"
-    return urlunsplit((parts.scheme, netloc, parts.path, parts.query, parts.fragment))
 
 
 class PostgresStore:
