@@ -19,7 +19,6 @@ from bot.interactions import boards
 from bot.interactions.context import Host, KindView
 from bot.interactions.replies import on_app_command_error
 from bot.modes import registry
-from bot.modes.commands import Mastermind
 from bot.solver_pool import SolverPool
 from bot.store import JOBS_LEASE, LeaseKeeper, Store, open_lease, open_store
 from bot.ui.i18n.translator import CatalogueTranslator
@@ -78,9 +77,7 @@ class MastermindBot(Host):
             self.store = await open_store(self.settings.database)
         self.solver = SolverPool(self.settings.solver_workers, self.settings.solver_time_budget)
         await self.solver.warm_up()
-        await self.add_cog(Mastermind(self))
-        for make in (*(spec.cog for spec in registry.MODES), *registry.FEATURES):
-            await self.add_cog(make(self))
+        await registry.install(self)
         self.tree.error(on_app_command_error)
         await self.tree.set_translator(CatalogueTranslator())  # commands in every language
         lease = open_lease(self.store, JOBS_LEASE, ttl=self.settings.lease_seconds)

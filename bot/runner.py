@@ -30,7 +30,7 @@ from bot.store import open_store as open_database
 from bot.store.leases import ShardTaken, hold_shards
 
 if TYPE_CHECKING:
-    from bot.app import MastermindBot
+    pass
 
 log = logging.getLogger(__name__)
 
@@ -165,7 +165,8 @@ def _request_stop(stop: asyncio.Event, sig: signal.Signals) -> None:
 
 
 async def _sync_once(settings: Settings, guild_id: int | None, *, remove: bool) -> int:
-    from bot.modes.commands import Mastermind
+    from bot.interactions.context import Host
+    from bot.modes import registry
     from bot.ui.i18n.translator import CatalogueTranslator
 
     store = await open_store(settings.database, exclusive=False)
@@ -176,7 +177,7 @@ async def _sync_once(settings: Settings, guild_id: int | None, *, remove: bool) 
     )
     try:
         # The cog only keeps the client; no handler runs here, only the command tree is read.
-        await client.add_cog(Mastermind(cast("MastermindBot", client)))
+        await registry.install(cast(Host, client))
         await client.tree.set_translator(CatalogueTranslator())  # the same payload as at start
         await client.login(settings.token)  # HTTP only: fetches the application id
         tree = cast("sync.Tree", client.tree)

@@ -4,13 +4,24 @@ its code modal (if it has one) routed to it by custom_id."""
 from __future__ import annotations
 
 import re
-from typing import ClassVar
+from typing import Any, ClassVar
 
+from discord import app_commands
 from discord.ext import commands
 
 from bot.interactions.context import Host, Interaction
 from bot.interactions.items import Input
 from bot.interactions.modals import ModalHandler, submitted_to
+
+
+def adopt_commands(
+    tree: app_commands.CommandTree[Any], group: app_commands.Group, cog: commands.Cog
+) -> None:
+    """Move a loaded cog's slash commands under `group`. discord.py gives a group to one cog;
+    the modes share /mastermind, so each mode's cog hands its commands to it once loaded."""
+    for command in cog.get_app_commands():
+        tree.remove_command(command.name)
+        group.add_command(command)
 
 
 class ModeInputs(commands.Cog):

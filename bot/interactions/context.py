@@ -7,7 +7,7 @@ nothing here or in a mode imports the app, and the app imports what it hosts.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from datetime import datetime
 from typing import Protocol, TypeAlias
 
@@ -39,6 +39,11 @@ class KindView(Protocol):
 
     def ended(self, game: Game, by: int, t: Messages) -> str:
         """The public line once a player gave the game up."""
+        ...
+
+    @property
+    def guess(self) -> Callable[[Interaction, int, str], Awaitable[None]] | None:
+        """Where `/mastermind guess` sends a code for a game of this mode (None: nowhere)."""
         ...
 
 

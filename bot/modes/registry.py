@@ -15,7 +15,8 @@ from typing import Any, Generic
 from discord.ext import commands
 
 from bot.engine.game import G, Game, GameKind
-from bot.interactions.context import Host
+from bot.interactions.cogs import adopt_commands
+from bot.interactions.context import Host, Interaction
 from bot.modes.common import inputs as common_inputs
 from bot.modes.daily import board as daily_board
 from bot.modes.daily import inputs as daily_inputs
@@ -60,6 +61,8 @@ class ModeSpec(Generic[G]):
     """The public line once a player gave the game up."""
     count: Callable[[SolverPool, G], Awaitable[int | None]] = _no_count
     """What a board drawn from the store alone asks the solver (nothing, for most)."""
+    guess: Callable[[Interaction, int, str], Awaitable[None]] | None = None
+    """Where `/mastermind guess` sends a code typed in the channel of a game of this mode."""
 
     async def codes_left(self, solver: SolverPool, game: Game) -> int | None:
         return await self.count(solver, game)  # type: ignore[arg-type]  # the kind's own game
@@ -73,6 +76,7 @@ MODES: tuple[ModeSpec[Any], ...] = (
         play_board.draw,
         play_board.confirm,
         play_board.ended,
+        guess=play_inputs.guess_typed,
     ),
     ModeSpec(
         GameKind.SOLVE,
@@ -98,20 +102,34 @@ MODES: tuple[ModeSpec[Any], ...] = (
         race_board.draw,
         race_board.confirm,
         race_board.ended,
+        guess=race_inputs.guess_command,
     ),
 )
 
 FEATURES: tuple[Callable[[Host], commands.Cog], ...] = (
-    common_inputs.CommonInputs,
     hint_inputs.HintInputs,
     review_inputs.ReviewInputs,
 )
-"""What several modes share, each with its own inputs: giving up, hints, the review."""
+"""What several modes share, each with its own inputs: hints and the review (the /mastermind
+group, `CommonInputs`, holds the shared commands and giving up)."""
 
 BY_KIND: dict[str, ModeSpec[Any]] = {spec.kind: spec for spec in MODES}
 
 for _spec in MODES:
     codec.register(_spec.kind, _spec.record)
+
+
+async def install(bot: Host) -> None:
+    """Load the /mastermind group, then every mode's and feature's inputs, their commands under
+    the group: what a running bot answers and what `python -m bot sync` pushes."""
+    shared = common_inputs.CommonInputs(bot)
+    await bot.add_cog(shared)
+    group = shared.app_command
+    assert group is not None, "a GroupCog always has its group"
+    for make in (*(spec.cog for spec in MODES), *FEATURES):
+        cog = make(bot)
+        await bot.add_cog(cog)
+        adopt_commands(bot.tree, group, cog)
 
 
 def spec_of(game: Game) -> ModeSpec[Any]:

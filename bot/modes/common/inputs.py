@@ -4,20 +4,37 @@ board again, and the commands that read records or run simulations."""
 from __future__ import annotations
 
 import discord
+from discord import app_commands
+from discord.ext import commands
 
+from bot.engine.errors import WrongGameKind
 from bot.engine.game import GameKind, Variant
 from bot.engine.search import check_size
-from bot.engine.strategies import get_strategy
+from bot.engine.strategies import DEFAULT_STRATEGY, get_strategy
 from bot.interactions import boards, replies
 from bot.interactions.cogs import ModeInputs
 from bot.interactions.context import Interaction
 from bot.interactions.items import Input
+from bot.interactions.options import STRATEGY_CHOICES, CodeText, Colours, Pegs, variant
 from bot.interactions.replies import actor, guarded
 from bot.modes.common import actions as common
 from bot.modes.common import board
 from bot.modes.daily import actions as daily_mode
 from bot.ui import components, i18n, ids
 from bot.ui.errors import ServerOnly
+from bot.ui.i18n import slash
+
+
+@guarded
+async def guess_here(interaction: Interaction, code: str) -> None:
+    """`/mastermind guess`: the code goes to the channel's game, through its own mode's route
+    (a play game's line is public; a racer's guess is answered privately)."""
+    bot = interaction.client
+    game = await common.active(bot.store, actor(interaction).channel_id)
+    route = bot.kind_of(game).guess
+    if route is None or game.id is None:
+        raise WrongGameKind("In this game I guess your code: answer my guesses instead.")
+    await route(interaction, game.id, code)
 
 
 @guarded
@@ -158,7 +175,103 @@ class ConfirmGiveUp(Input, route=ids.CONFIRM_GIVE_UP):
 DYNAMIC_ITEMS: tuple[type[Input], ...] = (GiveUpButton, ConfirmGiveUp)
 
 
-class CommonInputs(ModeInputs):
-    """What every mode shares: the Give up button and its confirmation."""
+SIMULATE_COOLDOWN_SECONDS = 20.0
+LEADERBOARD_CHOICES = [
+    app_commands.Choice(name=slash.pgettext("leaderboard", "play"), value="play"),
+    app_commands.Choice(name=slash.pgettext("leaderboard", "daily (today)"), value="daily"),
+    app_commands.Choice(name=slash.pgettext("leaderboard", "race"), value="race"),
+]
+
+
+# Installed to servers and to users; usable in servers, in DMs with the bot and in group
+# DMs (bot.interactions.reach decides how each game's board is kept up to date there).
+@app_commands.allowed_installs(guilds=True, users=True)
+@app_commands.allowed_contexts(guilds=True, dms=True, private_channels=True)
+class CommonInputs(
+    commands.GroupCog,
+    ModeInputs,
+    group_name="mastermind",
+    group_description=slash.gettext("Play Mastermind"),
+):
+    """The /mastermind group, with the commands every mode shares (guess, give up, board,
+    rules, simulate, stats, leaderboard) and the Give up button; each mode's cog hands its own
+    commands to this group when it loads (`bot.interactions.cogs.adopt_commands`)."""
 
     items = DYNAMIC_ITEMS
+
+    @app_commands.command(
+        name=slash.pgettext("command", "guess"),
+        description=slash.gettext("Guess the code of this channel's game."),
+    )
+    @app_commands.rename(code=slash.pgettext("option", "code"))
+    @app_commands.describe(code=slash.gettext("e.g. 1122, RRGG, red red green green, or emoji"))
+    async def guess_command(self, interaction: Interaction, code: CodeText) -> None:
+        await guess_here(interaction, code)
+
+    @app_commands.command(
+        name=slash.pgettext("command", "giveup"),
+        description=slash.gettext("End this channel's game (starter or moderators)."),
+    )
+    async def giveup_command(self, interaction: Interaction) -> None:
+        await ask_give_up(interaction, None)
+
+    @app_commands.command(
+        name=slash.pgettext("command", "board"),
+        description=slash.gettext("Show this channel's game board again."),
+    )
+    async def board_command(self, interaction: Interaction) -> None:
+        await show_board(interaction)
+
+    @app_commands.command(
+        name=slash.pgettext("command", "rules"),
+        description=slash.gettext("How to play, and every command."),
+    )
+    async def rules_command(self, interaction: Interaction) -> None:
+        rules = board.rules(t=i18n.person(interaction))
+        await interaction.response.send_message(embed=rules, ephemeral=True)
+
+    @app_commands.command(
+        name=slash.pgettext("command", "simulate"),
+        description=slash.gettext("Play every secret with a strategy and chart the result."),
+    )
+    @app_commands.rename(
+        pegs=slash.pgettext("option", "pegs"),
+        colours=slash.pgettext("option", "colours"),
+        strategy=slash.pgettext("option", "strategy"),
+    )
+    @app_commands.describe(
+        pegs=slash.gettext("Pegs (2-8, default 4)"),
+        colours=slash.gettext("Colours (2-10, default 6)"),
+        strategy=slash.gettext("Strategy to test (default Knuth minimax)"),
+    )
+    @app_commands.choices(strategy=STRATEGY_CHOICES)
+    @app_commands.checks.cooldown(1, SIMULATE_COOLDOWN_SECONDS, key=lambda i: i.channel_id)
+    async def simulate_command(
+        self,
+        interaction: Interaction,
+        pegs: Pegs = 4,
+        colours: Colours = 6,
+        strategy: str = DEFAULT_STRATEGY,
+    ) -> None:
+        await simulate(interaction, variant(pegs, colours, True), strategy)
+
+    @app_commands.command(
+        name=slash.pgettext("command", "stats"),
+        description=slash.gettext("A player's Mastermind record in this server."),
+    )
+    @app_commands.rename(player=slash.pgettext("option", "player"))
+    @app_commands.describe(player=slash.gettext("Whose record (default: yours)"))
+    async def stats_command(
+        self, interaction: Interaction, player: discord.User | None = None
+    ) -> None:
+        await stats(interaction, (player or interaction.user).id)
+
+    @app_commands.command(
+        name=slash.pgettext("command", "leaderboard"),
+        description=slash.gettext("This server's best code-breakers."),
+    )
+    @app_commands.rename(games=slash.pgettext("option", "games"))
+    @app_commands.describe(games=slash.gettext("Which games (default: play)"))
+    @app_commands.choices(games=LEADERBOARD_CHOICES)
+    async def leaderboard_command(self, interaction: Interaction, games: str = "play") -> None:
+        await leaderboard(interaction, games)

@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 
 import discord
+from discord import app_commands
 
 from bot.engine.codes import Code
 from bot.engine.errors import NotHere
@@ -26,6 +27,7 @@ from bot.modes.daily import actions as daily
 from bot.modes.daily import board as drawn
 from bot.modes.daily.rules import DailyGame
 from bot.ui import i18n, ids
+from bot.ui.i18n import slash
 
 
 @guarded
@@ -174,3 +176,14 @@ class DailyInputs(ModeInputs):
     items = DYNAMIC_ITEMS
     modal = re.compile(ids.DAILY_MODAL.template)
     on_modal = on_modal
+
+    @app_commands.command(
+        name=slash.pgettext("command", "daily"),
+        description=slash.gettext("Today's code: the same for everyone, played privately once."),
+    )
+    @app_commands.rename(hard=slash.pgettext("option", "hard"))
+    @app_commands.describe(
+        hard=slash.gettext("Hard mode: every guess must fit all the pegs so far (default no)")
+    )
+    async def daily_command(self, interaction: Interaction, hard: bool = False) -> None:
+        await start(interaction, hard)

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import re
 
+from discord import app_commands
+
 from bot.engine.codes import Code
 from bot.engine.errors import BadChoice
 from bot.engine.game import Status, Variant
@@ -17,14 +19,13 @@ from bot.interactions import boards, private, replies
 from bot.interactions.cogs import ModeInputs
 from bot.interactions.context import Interaction
 from bot.interactions.items import Input
+from bot.interactions.options import Colours, Guesses, Pegs, variant
 from bot.interactions.replies import actor, guarded
-from bot.modes.common.actions import active
 from bot.modes.play import actions as play
 from bot.modes.play import board
-from bot.modes.race import inputs as race
-from bot.modes.race.rules import RaceGame
 from bot.ui import components, i18n, ids, text
 from bot.ui.errors import Unpicked
+from bot.ui.i18n import slash
 
 
 @guarded
@@ -51,17 +52,11 @@ async def start(interaction: Interaction, variant: Variant, solo: bool, hard: bo
         )
 
 
-@guarded
-async def guess_command(interaction: Interaction, code: str) -> None:
-    """`/mastermind guess`: a visible line, then the board edited in place."""
-    bot = interaction.client
-    who = actor(interaction)
-    game = await active(bot.store, who.channel_id)
-    assert game.id is not None
-    if isinstance(game, RaceGame):  # a racer's guess is theirs alone: answered privately
-        await race.guess_command(interaction, game.id, code)
-        return
-    await _guess_and_report(interaction, game.id, code, who.source, edit_picker=False)
+async def guess_typed(interaction: Interaction, game_id: int, code: str) -> None:
+    """`/mastermind guess` in a play game's channel: a visible line, then the board edited in
+    place. (Called by the shared command, which turns failures into private replies.)"""
+    source = actor(interaction).source
+    await _guess_and_report(interaction, game_id, code, source, edit_picker=False)
 
 
 @guarded
@@ -197,3 +192,37 @@ class PlayInputs(ModeInputs):
     items = DYNAMIC_ITEMS
     modal = ids.CODE_MODAL_PATTERN
     on_modal = on_modal
+
+    @app_commands.command(
+        # TRANSLATORS: names of commands and options: 1-32 lower-case letters, digits, - or _
+        # (no spaces); Discord shows them instead of the English ones.
+        name=slash.pgettext("command", "play"),
+        description=slash.gettext("Start a game: I hide a code, you crack it."),
+    )
+    @app_commands.rename(
+        pegs=slash.pgettext("option", "pegs"),
+        colours=slash.pgettext("option", "colours"),
+        guesses=slash.pgettext("option", "guesses"),
+        duplicates=slash.pgettext("option", "duplicates"),
+        solo=slash.pgettext("option", "solo"),
+        hard=slash.pgettext("option", "hard"),
+    )
+    @app_commands.describe(
+        pegs=slash.gettext("Pegs in the code (2-8, default 4)"),
+        colours=slash.gettext("Colours to choose from (2-10, default 6)"),
+        guesses=slash.gettext("Guesses allowed (1-20, default 10)"),
+        duplicates=slash.gettext("May a colour appear more than once? (default yes)"),
+        solo=slash.gettext("Only you may guess (default: everyone in the channel)"),
+        hard=slash.gettext("Hard mode: every guess must fit all the pegs so far (default no)"),
+    )
+    async def play_command(
+        self,
+        interaction: Interaction,
+        pegs: Pegs = 4,
+        colours: Colours = 6,
+        guesses: Guesses = 10,
+        duplicates: bool = True,
+        solo: bool = False,
+        hard: bool = False,
+    ) -> None:
+        await start(interaction, variant(pegs, colours, duplicates, guesses), solo, hard)

@@ -20,6 +20,7 @@ import logging
 import re
 
 import discord
+from discord import app_commands
 
 from bot.engine.codes import Code
 from bot.engine.game import MoveKind, Reach, Variant
@@ -27,12 +28,15 @@ from bot.interactions import boards, private, replies
 from bot.interactions.cogs import ModeInputs
 from bot.interactions.context import Host, Interaction
 from bot.interactions.items import Input
+from bot.interactions.options import Colours, Guesses, Pegs, variant
 from bot.interactions.reach import reach_of
 from bot.interactions.replies import actor, guarded
 from bot.modes.race import actions as race
 from bot.modes.race import board as drawn
+from bot.modes.race.actions import JOIN_SECONDS, RACE_MINUTES
 from bot.modes.race.rules import RaceGame, RaceNotStarted, clock_move
 from bot.ui import i18n, ids
+from bot.ui.i18n import slash
 
 log = logging.getLogger(__name__)
 
@@ -283,6 +287,10 @@ def _timers(bot: Host) -> dict[int, asyncio.Task[None]]:
     return cog.timers if isinstance(cog, RaceInputs) else {}
 
 
+JoinSeconds = app_commands.Range[int, JOIN_SECONDS[0], JOIN_SECONDS[1]]
+RaceMinutes = app_commands.Range[int, RACE_MINUTES[0], RACE_MINUTES[1]]
+
+
 # --- the inputs discord.py routes here by custom_id --------------------------------------------
 
 
@@ -366,3 +374,39 @@ class RaceInputs(ModeInputs):
     async def background_pass(self) -> int:
         """What the lease holder's pass owes races: those due while the bot was down."""
         return await clock_pass(self.bot)
+
+    @app_commands.command(
+        name=slash.pgettext("command", "race"),
+        description=slash.gettext("Race each other: everyone cracks the same code privately."),
+    )
+    @app_commands.rename(
+        pegs=slash.pgettext("option", "pegs"),
+        colours=slash.pgettext("option", "colours"),
+        guesses=slash.pgettext("option", "guesses"),
+        duplicates=slash.pgettext("option", "duplicates"),
+        hard=slash.pgettext("option", "hard"),
+        join_seconds=slash.pgettext("option", "join_seconds"),
+        minutes=slash.pgettext("option", "minutes"),
+    )
+    @app_commands.describe(
+        pegs=slash.gettext("Pegs in the code (2-8, default 4)"),
+        colours=slash.gettext("Colours to choose from (2-10, default 6)"),
+        guesses=slash.gettext("Guesses allowed (1-20, default 10)"),
+        duplicates=slash.gettext("May a colour appear more than once? (default yes)"),
+        hard=slash.gettext("Hard mode: every guess must fit all the pegs so far (default no)"),
+        join_seconds=slash.gettext("Seconds to join before it starts itself (10-300, default 60)"),
+        minutes=slash.gettext("Minutes the race lasts once the lobby closes (1-60, default 10)"),
+    )
+    async def race_command(
+        self,
+        interaction: Interaction,
+        pegs: Pegs = 4,
+        colours: Colours = 6,
+        guesses: Guesses = 10,
+        duplicates: bool = True,
+        hard: bool = False,
+        join_seconds: JoinSeconds = JOIN_SECONDS[2],
+        minutes: RaceMinutes = RACE_MINUTES[2],
+    ) -> None:
+        rules = variant(pegs, colours, duplicates, guesses)
+        await start(interaction, rules, hard, join_seconds, minutes)

@@ -4,18 +4,23 @@ through the interaction that changed it, never over a newer one."""
 
 from __future__ import annotations
 
+from discord import app_commands
+
 from bot.engine.errors import BadChoice
 from bot.engine.game import Variant
+from bot.engine.strategies import DEFAULT_STRATEGY
 from bot.interactions import boards, replies
 from bot.interactions.cogs import ModeInputs
 from bot.interactions.context import Interaction
 from bot.interactions.items import Input
+from bot.interactions.options import STRATEGY_CHOICES, Colours, Pegs, variant
 from bot.interactions.replies import actor, guarded
 from bot.modes.common import actions as common
 from bot.modes.solve import actions as solve
 from bot.modes.solve import board
 from bot.modes.solve.rules import SolveGame
 from bot.ui import i18n, ids
+from bot.ui.i18n import slash
 
 
 @guarded
@@ -157,3 +162,30 @@ class SolveInputs(ModeInputs):
     """Every input of a solve game: the answer buttons and selects, Undo and Stop."""
 
     items = DYNAMIC_ITEMS
+
+    @app_commands.command(
+        name=slash.pgettext("command", "solve"),
+        description=slash.gettext("Think of a code and I will crack it."),
+    )
+    @app_commands.rename(
+        pegs=slash.pgettext("option", "pegs"),
+        colours=slash.pgettext("option", "colours"),
+        duplicates=slash.pgettext("option", "duplicates"),
+        strategy=slash.pgettext("option", "strategy"),
+    )
+    @app_commands.describe(
+        pegs=slash.gettext("Pegs in your code (2-8, default 4)"),
+        colours=slash.gettext("Colours you may use (2-10, default 6)"),
+        duplicates=slash.gettext("May a colour appear more than once? (default yes)"),
+        strategy=slash.gettext("How I pick my guesses (default Knuth minimax)"),
+    )
+    @app_commands.choices(strategy=STRATEGY_CHOICES)
+    async def solve_command(
+        self,
+        interaction: Interaction,
+        pegs: Pegs = 4,
+        colours: Colours = 6,
+        duplicates: bool = True,
+        strategy: str = DEFAULT_STRATEGY,
+    ) -> None:
+        await start(interaction, variant(pegs, colours, duplicates), strategy)
