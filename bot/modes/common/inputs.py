@@ -15,7 +15,14 @@ from bot.interactions import boards, replies
 from bot.interactions.cogs import ModeInputs
 from bot.interactions.context import Interaction
 from bot.interactions.items import Input
-from bot.interactions.options import STRATEGY_CHOICES, CodeText, Colours, Pegs, variant
+from bot.interactions.options import (
+    STRATEGY_CHOICES,
+    CodeText,
+    Colours,
+    Pegs,
+    shared_options,
+    variant,
+)
 from bot.interactions.replies import actor, guarded
 from bot.modes.common import actions as common
 from bot.modes.common import board
@@ -234,12 +241,10 @@ class CommonInputs(
         name=slash.pgettext("command", "simulate"),
         description=slash.gettext("Play every secret with a strategy and chart the result."),
     )
-    @app_commands.rename(
-        pegs=slash.pgettext("option", "pegs"),
-        colours=slash.pgettext("option", "colours"),
-        strategy=slash.pgettext("option", "strategy"),
-    )
-    @app_commands.describe(
+    @shared_options(
+        "pegs",
+        "colours",
+        "strategy",
         pegs=slash.gettext("Pegs (2-8, default 4)"),
         colours=slash.gettext("Colours (2-10, default 6)"),
         strategy=slash.gettext("Strategy to test (default Knuth minimax)"),

@@ -22,6 +22,7 @@ from bot.interactions import private, replies
 from bot.interactions.cogs import ModeInputs
 from bot.interactions.context import Interaction
 from bot.interactions.items import Input
+from bot.interactions.options import shared_options
 from bot.interactions.replies import actor, guarded
 from bot.modes.daily import actions as daily
 from bot.modes.daily import board as drawn
@@ -181,9 +182,6 @@ class DailyInputs(ModeInputs):
         name=slash.pgettext("command", "daily"),
         description=slash.gettext("Today's code: the same for everyone, played privately once."),
     )
-    @app_commands.rename(hard=slash.pgettext("option", "hard"))
-    @app_commands.describe(
-        hard=slash.gettext("Hard mode: every guess must fit all the pegs so far (default no)")
-    )
+    @shared_options("hard")
     async def daily_command(self, interaction: Interaction, hard: bool = False) -> None:
         await start(interaction, hard)

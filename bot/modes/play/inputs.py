@@ -19,7 +19,7 @@ from bot.interactions import boards, private, replies
 from bot.interactions.cogs import ModeInputs
 from bot.interactions.context import Interaction
 from bot.interactions.items import Input
-from bot.interactions.options import Colours, Guesses, Pegs, variant
+from bot.interactions.options import Colours, Guesses, Pegs, shared_options, variant
 from bot.interactions.replies import actor, guarded
 from bot.modes.play import actions as play
 from bot.modes.play import board
@@ -199,21 +199,10 @@ class PlayInputs(ModeInputs):
         name=slash.pgettext("command", "play"),
         description=slash.gettext("Start a game: I hide a code, you crack it."),
     )
-    @app_commands.rename(
-        pegs=slash.pgettext("option", "pegs"),
-        colours=slash.pgettext("option", "colours"),
-        guesses=slash.pgettext("option", "guesses"),
-        duplicates=slash.pgettext("option", "duplicates"),
-        solo=slash.pgettext("option", "solo"),
-        hard=slash.pgettext("option", "hard"),
-    )
+    @shared_options("pegs", "colours", "guesses", "duplicates", "hard")
+    @app_commands.rename(solo=slash.pgettext("option", "solo"))
     @app_commands.describe(
-        pegs=slash.gettext("Pegs in the code (2-8, default 4)"),
-        colours=slash.gettext("Colours to choose from (2-10, default 6)"),
-        guesses=slash.gettext("Guesses allowed (1-20, default 10)"),
-        duplicates=slash.gettext("May a colour appear more than once? (default yes)"),
-        solo=slash.gettext("Only you may guess (default: everyone in the channel)"),
-        hard=slash.gettext("Hard mode: every guess must fit all the pegs so far (default no)"),
+        solo=slash.gettext("Only you may guess (default: everyone in the channel)")
     )
     async def play_command(
         self,

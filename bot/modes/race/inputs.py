@@ -28,7 +28,7 @@ from bot.interactions import boards, private, replies
 from bot.interactions.cogs import ModeInputs
 from bot.interactions.context import Host, Interaction
 from bot.interactions.items import Input
-from bot.interactions.options import Colours, Guesses, Pegs, variant
+from bot.interactions.options import Colours, Guesses, Pegs, shared_options, variant
 from bot.interactions.reach import reach_of
 from bot.interactions.replies import actor, guarded
 from bot.modes.race import actions as race
@@ -379,21 +379,12 @@ class RaceInputs(ModeInputs):
         name=slash.pgettext("command", "race"),
         description=slash.gettext("Race each other: everyone cracks the same code privately."),
     )
+    @shared_options("pegs", "colours", "guesses", "duplicates", "hard")
     @app_commands.rename(
-        pegs=slash.pgettext("option", "pegs"),
-        colours=slash.pgettext("option", "colours"),
-        guesses=slash.pgettext("option", "guesses"),
-        duplicates=slash.pgettext("option", "duplicates"),
-        hard=slash.pgettext("option", "hard"),
         join_seconds=slash.pgettext("option", "join_seconds"),
         minutes=slash.pgettext("option", "minutes"),
     )
     @app_commands.describe(
-        pegs=slash.gettext("Pegs in the code (2-8, default 4)"),
-        colours=slash.gettext("Colours to choose from (2-10, default 6)"),
-        guesses=slash.gettext("Guesses allowed (1-20, default 10)"),
-        duplicates=slash.gettext("May a colour appear more than once? (default yes)"),
-        hard=slash.gettext("Hard mode: every guess must fit all the pegs so far (default no)"),
         join_seconds=slash.gettext("Seconds to join before it starts itself (10-300, default 60)"),
         minutes=slash.gettext("Minutes the race lasts once the lobby closes (1-60, default 10)"),
     )

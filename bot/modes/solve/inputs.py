@@ -13,7 +13,7 @@ from bot.interactions import boards, replies
 from bot.interactions.cogs import ModeInputs
 from bot.interactions.context import Interaction
 from bot.interactions.items import Input
-from bot.interactions.options import STRATEGY_CHOICES, Colours, Pegs, variant
+from bot.interactions.options import STRATEGY_CHOICES, Colours, Pegs, shared_options, variant
 from bot.interactions.replies import actor, guarded
 from bot.modes.common import actions as common
 from bot.modes.solve import actions as solve
@@ -167,16 +167,13 @@ class SolveInputs(ModeInputs):
         name=slash.pgettext("command", "solve"),
         description=slash.gettext("Think of a code and I will crack it."),
     )
-    @app_commands.rename(
-        pegs=slash.pgettext("option", "pegs"),
-        colours=slash.pgettext("option", "colours"),
-        duplicates=slash.pgettext("option", "duplicates"),
-        strategy=slash.pgettext("option", "strategy"),
-    )
-    @app_commands.describe(
+    @shared_options(
+        "pegs",
+        "colours",
+        "duplicates",
+        "strategy",
         pegs=slash.gettext("Pegs in your code (2-8, default 4)"),
         colours=slash.gettext("Colours you may use (2-10, default 6)"),
-        duplicates=slash.gettext("May a colour appear more than once? (default yes)"),
         strategy=slash.gettext("How I pick my guesses (default Knuth minimax)"),
     )
     @app_commands.choices(strategy=STRATEGY_CHOICES)
