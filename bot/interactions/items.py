@@ -18,7 +18,7 @@ from bot.ui.ids import Route
 
 
 class Input(discord.ui.DynamicItem[discord.ui.Item[Any]], template=r"mm:never"):
-    """A component input: `class X(Input, route=ids.GUESS): async def act(...)`."""
+    """A component input: `class X(Input, route=play_board.GUESS): async def act(...)`."""
 
     route: ClassVar[Route]
 

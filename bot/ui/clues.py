@@ -11,7 +11,6 @@ from __future__ import annotations
 from bot.engine.codes import MAX_COLOURS, Code, CodeSpace
 from bot.engine.errors import BreaksAClue
 from bot.engine.hard import Broken
-from bot.engine.job_types import Hint
 from bot.ui import text
 from bot.ui.i18n import Messages
 
@@ -106,35 +105,3 @@ def broken_clue(error: BreaksAClue, t: Messages) -> str:
             )
     rule = t.gettext("In hard mode every guess must fit every answer so far.")
     return f"🚫 {said}\n{rule}"
-
-
-def hint_text(
-    hint: Hint, level: int, hints: int, space: CodeSpace, hard: bool, *, t: Messages
-) -> str:
-    """What a Hint press shows its player: the codes left, then (a second press) a code."""
-    left = t.ngettext(
-        "**{count}** code still fits every answer so far.",
-        "**{count}** codes still fit every answer so far.",
-        hint.remaining,
-        count=t.number(hint.remaining),
-    )
-    used = t.ngettext("{count} hint used in this game.", "{count} hints used in this game.", hints)
-    if level < 2 or hint.guess is None:
-        more = t.gettext("Press Hint again for a code worth guessing.")
-        return f"💡 {left} {more}\n{used}"
-    code = text.code_line(space, hint.guess)
-    if hard:
-        said = t.gettext(
-            "Try {code}: of the codes that fit every answer, it leaves the fewest in the "
-            "worst case (Knuth's rule).",
-            code=code,
-        )
-    elif hint.fits:
-        said = t.gettext("Knuth's algorithm would guess {code} next.", code=code)
-    else:
-        said = t.gettext(
-            "Knuth's algorithm would guess {code} next. It can't be the secret, but whatever "
-            "its answer, it leaves the fewest codes.",
-            code=code,
-        )
-    return f"💡 {said} {left}\n{used}"

@@ -50,23 +50,11 @@ def button(
 # --- play -------------------------------------------------------------------------------------
 
 
-def confirm_view(game_id: int, *, t: Messages) -> discord.ui.View:
-    """The private "are you sure?" before a game ends."""
-    view = RenderedView()
-    view.add_item(
-        button(
-            ids.CONFIRM_GIVE_UP.id(game_id),
-            t.gettext("Yes, end the game"),
-            style=discord.ButtonStyle.danger,
-        )
-    )
-    return view
-
-
 def peg_select(
-    game_id: int, peg: int, space: CodeSpace, chosen: int | None, *, t: Messages
+    custom_id: str, peg: int, space: CodeSpace, chosen: int | None, *, t: Messages
 ) -> discord.ui.Select[Any]:
-    """One peg's colour. The choice is kept as the option's default in the message itself."""
+    """One peg's colour (`custom_id`: its mode's route for this game and peg). The choice is
+    kept as the option's default in the message itself."""
     options = [
         discord.SelectOption(
             label=f"{c.letter} {words.colour_name(t, n)}",
@@ -79,26 +67,8 @@ def peg_select(
     return discord.ui.Select(
         placeholder=t.gettext("Peg {number}", number=peg + 1),
         options=options,
-        custom_id=ids.PICK_PEG.id(game_id, peg),
+        custom_id=custom_id,
     )
-
-
-def picker_view(
-    game_id: int, space: CodeSpace, chosen: list[int | None], *, t: Messages
-) -> discord.ui.View:
-    """The private picker: a select per peg and Submit."""
-    view = RenderedView()
-    for peg in range(space.pegs):
-        view.add_item(peg_select(game_id, peg, space, chosen[peg], t=t))
-    view.add_item(
-        button(
-            ids.SUBMIT_PICK.id(game_id),
-            t.gettext("Submit guess"),
-            emoji="✅",
-            style=discord.ButtonStyle.success,
-        )
-    )
-    return view
 
 
 def picker_text(space: CodeSpace, chosen: list[int | None], *, t: Messages) -> str:
@@ -115,7 +85,7 @@ def picked_colours(
     game_id: int,
     space: CodeSpace,
     *,
-    route: ids.Route = ids.PICK_PEG,
+    route: ids.Route,
 ) -> list[int | None]:
     """Read a picker's current choices back from the message's peg menus (`route`: the play
     picker's, a daily or a race board's): their defaults. Anything that is not a colour of
@@ -140,10 +110,8 @@ class CodeModal(discord.ui.Modal):
     """A text box for codes too long for the picker. Its id carries the click that opened it,
     so one modal makes one guess however often it is sent."""
 
-    def __init__(self, game_id: int, space: CodeSpace, nonce: int, *, t: Messages) -> None:
-        super().__init__(
-            title=t.gettext("Guess the code"), custom_id=ids.CODE_MODAL.id(game_id, nonce)
-        )
+    def __init__(self, custom_id: str, space: CodeSpace, *, t: Messages) -> None:
+        super().__init__(title=t.gettext("Guess the code"), custom_id=custom_id)
         self.code: discord.ui.TextInput[Any] = discord.ui.TextInput(
             label=t.gettext("Your guess"),
             custom_id=ids.CODE_FIELD,

@@ -5,6 +5,7 @@ runs, so the bot's main process never imports numba."""
 import pkgutil
 import subprocess
 import sys
+from pathlib import Path
 
 import bot.engine
 
@@ -47,4 +48,21 @@ def test_numba_loads_only_with_the_kernels() -> None:
     numba out: it costs about 100 MB and a third of a second."""
     modules = ["bot.engine.jobs", "bot.engine.game", "bot.engine.search", "bot.engine.optimal"]
     _, third_party = imported_by(modules)
+    assert third_party == ["numpy"]
+
+
+def test_every_modes_rules_are_pure_too() -> None:
+    """A mode's rules (`bot/modes/<mode>/rules.py`) sit on the engine core and follow its rules:
+    no Discord, asyncio or database, and nothing heavier than numpy."""
+    import bot.modes
+
+    modes = [m.name for m in pkgutil.iter_modules(bot.modes.__path__) if m.ispkg]
+    rules = [
+        f"bot.modes.{m}.rules"
+        for m in modes
+        if (Path(bot.modes.__path__[0]) / m / "rules.py").exists()
+    ]
+    assert {"bot.modes.play.rules", "bot.modes.race.rules"} <= set(rules)
+    io, third_party = imported_by(rules)
+    assert io == []
     assert third_party == ["numpy"]

@@ -12,6 +12,7 @@ from bot.engine.hard import Broken, first_broken_clue
 from bot.engine.job_types import Hint
 from bot.engine.review import review, summarise
 from bot.engine.scoring import score
+from bot.modes.hints import board as hints_board
 from bot.modes.play import board as play_board
 from bot.modes.play.rules import new_play_game
 from bot.modes.review.board import review_embed, summary_text
@@ -99,14 +100,14 @@ def test_the_sentence_is_true_of_the_guess() -> None:
 
 
 def test_hints_and_the_board_marks_read_as_shown() -> None:
-    count = clues.hint_text(Hint(256), 1, 1, SPACE, False, t=ENGLISH)
+    count = hints_board.hint_text(Hint(256), 1, 1, SPACE, False, t=ENGLISH)
     assert count == (
         "💡 **256** codes still fit every answer so far. Press Hint again for a code worth "
         "guessing.\n1 hint used in this game."
     )
-    knuth = clues.hint_text(Hint(208, (0, 0, 2, 3), False), 2, 2, SPACE, False, t=ENGLISH)
+    knuth = hints_board.hint_text(Hint(208, (0, 0, 2, 3), False), 2, 2, SPACE, False, t=ENGLISH)
     assert "Knuth's algorithm would guess 🔴🔴🔵🟡 `RRBY` next. It can't be the secret" in knuth
-    hard = clues.hint_text(Hint(1, (0, 1, 2, 3), True), 2, 3, SPACE, True, t=ENGLISH)
+    hard = hints_board.hint_text(Hint(1, (0, 1, 2, 3), True), 2, 3, SPACE, True, t=ENGLISH)
     assert "**1** code still fits" in hard and "3 hints used" in hard
     game = new_play_game(guild_id=1, channel_id=2, starter_id=3, hard=True)
     fields = play_board.mark_board(discord.Embed(), game, t=ENGLISH).fields

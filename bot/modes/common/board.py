@@ -10,14 +10,18 @@ from bot.engine.game import GameKind
 from bot.engine.job_types import SimulationResult
 from bot.modes.daily.rules import Streak
 from bot.store import DailyResult, PlayerStats
-from bot.ui import embeds, text, words
+from bot.ui import components, embeds, text, words
 from bot.ui.embeds import (
     ACTIVE,
     colours_count,
     pegs_count,
 )
 from bot.ui.i18n import Messages
+from bot.ui.ids import ID, Route
 from bot.ui.text import mention
+
+GIVE_UP = Route("quit", (("game", ID),))
+CONFIRM_GIVE_UP = Route("quit-yes", (("game", ID),))
 
 
 def simulation(
@@ -288,3 +292,16 @@ def rules(*, t: Messages) -> discord.Embed:
         inline=False,
     )
     return embed
+
+
+def confirm_view(game_id: int, *, t: Messages) -> discord.ui.View:
+    """The private "are you sure?" before a game ends."""
+    view = components.RenderedView()
+    view.add_item(
+        components.button(
+            CONFIRM_GIVE_UP.id(game_id),
+            t.gettext("Yes, end the game"),
+            style=discord.ButtonStyle.danger,
+        )
+    )
+    return view

@@ -27,7 +27,7 @@ from bot.interactions.replies import actor, guarded
 from bot.modes.common import actions as common
 from bot.modes.common import board
 from bot.modes.daily import actions as daily_mode
-from bot.ui import components, i18n, ids
+from bot.ui import i18n
 from bot.ui.errors import ServerOnly
 from bot.ui.i18n import slash
 
@@ -58,7 +58,7 @@ async def ask_give_up(interaction: Interaction, game_id: int | None) -> None:
     common.may_end(game, who)
     t = i18n.person(interaction)
     question = bot.kind_of(game).confirm(t)
-    view = components.confirm_view(game.id or 0, t=t)
+    view = board.confirm_view(game.id or 0, t=t)
     if await boards.redraw_clicked(interaction, game):  # where only clicks redraw the board
         await interaction.followup.send(question, view=view, ephemeral=True)
         return
@@ -165,14 +165,14 @@ async def leaderboard(interaction: Interaction, games: str = "play") -> None:
     await interaction.response.send_message(embed=embed)
 
 
-class GiveUpButton(Input, route=ids.GIVE_UP):
+class GiveUpButton(Input, route=board.GIVE_UP):
     """Asks for confirmation before ending a game (starter or Manage Messages only)."""
 
     async def act(self, interaction: Interaction, values: list[str]) -> None:
         await ask_give_up(interaction, self.fields["game"])
 
 
-class ConfirmGiveUp(Input, route=ids.CONFIRM_GIVE_UP):
+class ConfirmGiveUp(Input, route=board.CONFIRM_GIVE_UP):
     """The confirmation: ends the game (a play game reveals its secret)."""
 
     async def act(self, interaction: Interaction, values: list[str]) -> None:

@@ -17,9 +17,20 @@ from bot.engine.game import Status
 from bot.modes.daily.rules import DailyGame
 from bot.modes.play import board as play_board
 from bot.modes.review import board as review
-from bot.ui import components, embeds, ids, text
+from bot.ui import components, embeds, text
 from bot.ui.boards import Drawn
 from bot.ui.i18n import Messages
+from bot.ui.ids import ID, Route
+
+DAILY_PICK = Route("dpick", (("game", ID), ("peg", 1)))
+"""A peg's colour on a daily board: the board itself is redrawn with the choice."""
+DAILY_SEND = Route("dsend", (("game", ID), ("version", 6)))
+"""Submit the picked code as a guess on a daily board that showed `version`."""
+DAILY_TYPE = Route("dtype", (("game", ID), ("version", 6)))
+"""Open the code modal of a daily board; the modal keeps the version (DAILY_MODAL)."""
+DAILY_MODAL = Route("dcode", (("game", ID), ("version", 6)))
+DAILY_SHARE = Route("dshare", (("game", ID),))
+"""The spoiler-free result of a daily game (the clicker's own one of that day), privately."""
 
 EMPTY_PEG = "▫️"
 """A peg that earned nothing, in a result row (no colour: rows show only what pegs earned)."""
@@ -126,15 +137,14 @@ def view(game: DailyGame, chosen: list[int | None], *, t: Messages) -> discord.u
         return board_view
     space = game.variant.space
     for peg in range(space.pegs):
-        select = components.peg_select(game.id, peg, space, chosen[peg], t=t)
-        select.custom_id = ids.DAILY_PICK.id(game.id, peg)
-        board_view.add_item(select)
+        pick = DAILY_PICK.id(game.id, peg)
+        board_view.add_item(components.peg_select(pick, peg, space, chosen[peg], t=t))
     board_view.add_item(
         discord.ui.Button(
             label=t.gettext("Submit guess"),
             emoji="✅",
             style=discord.ButtonStyle.success,
-            custom_id=ids.DAILY_SEND.id(game.id, game.version),
+            custom_id=DAILY_SEND.id(game.id, game.version),
         )
     )
     board_view.add_item(
@@ -142,7 +152,7 @@ def view(game: DailyGame, chosen: list[int | None], *, t: Messages) -> discord.u
             label=t.gettext("Type a code"),
             emoji="⌨️",
             style=discord.ButtonStyle.secondary,
-            custom_id=ids.DAILY_TYPE.id(game.id, game.version),
+            custom_id=DAILY_TYPE.id(game.id, game.version),
         )
     )
     return board_view
@@ -151,9 +161,7 @@ def view(game: DailyGame, chosen: list[int | None], *, t: Messages) -> discord.u
 def code_modal(game: DailyGame, *, t: Messages) -> discord.ui.Modal:
     """The text box for a typed code; its id carries the version the board showed."""
     assert game.id is not None
-    modal = components.CodeModal(game.id, game.variant.space, nonce=0, t=t)
-    modal.custom_id = ids.DAILY_MODAL.id(game.id, game.version)
-    return modal
+    return components.CodeModal(DAILY_MODAL.id(game.id, game.version), game.variant.space, t=t)
 
 
 # --- the result, without colours ---------------------------------------------------------------
@@ -197,7 +205,7 @@ def share_button(game_id: int, *, t: Messages) -> discord.ui.Button[Any]:
         label=t.gettext("Share"),
         emoji="📋",
         style=discord.ButtonStyle.primary,
-        custom_id=ids.DAILY_SHARE.id(game_id),
+        custom_id=DAILY_SHARE.id(game_id),
     )
 
 

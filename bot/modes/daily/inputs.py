@@ -27,7 +27,7 @@ from bot.interactions.replies import actor, guarded
 from bot.modes.daily import actions as daily
 from bot.modes.daily import board as drawn
 from bot.modes.daily.rules import DailyGame
-from bot.ui import i18n, ids
+from bot.ui import i18n
 from bot.ui.i18n import slash
 
 
@@ -61,7 +61,7 @@ async def start(interaction: Interaction, hard: bool) -> None:
 class DailyBoard:
     """A player's daily board: theirs alone, stamped with the game version it shows."""
 
-    pick = ids.DAILY_PICK
+    pick = drawn.DAILY_PICK
 
     async def load(self, interaction: Interaction, game_id: int) -> DailyGame:
         return await daily.mine(interaction.client.store, game_id, actor(interaction))
@@ -135,28 +135,28 @@ async def share(interaction: Interaction, game_id: int) -> None:
 # --- the inputs discord.py routes here by custom_id --------------------------------------------
 
 
-class DailyPeg(Input, route=ids.DAILY_PICK):
+class DailyPeg(Input, route=drawn.DAILY_PICK):
     """Chooses one peg's colour on a daily board."""
 
     async def act(self, interaction: Interaction, values: list[str]) -> None:
         await private.pick_peg(interaction, BOARD, self.fields["game"], self.fields["peg"], values)
 
 
-class DailySubmit(Input, route=ids.DAILY_SEND):
+class DailySubmit(Input, route=drawn.DAILY_SEND):
     """Sends the picked code as a guess."""
 
     async def act(self, interaction: Interaction, values: list[str]) -> None:
         await private.submit(interaction, BOARD, self.fields["game"], self.fields["version"])
 
 
-class DailyType(Input, route=ids.DAILY_TYPE):
+class DailyType(Input, route=drawn.DAILY_TYPE):
     """Opens the code modal."""
 
     async def act(self, interaction: Interaction, values: list[str]) -> None:
         await private.open_modal(interaction, BOARD, self.fields["game"], self.fields["version"])
 
 
-class DailyShare(Input, route=ids.DAILY_SHARE):
+class DailyShare(Input, route=drawn.DAILY_SHARE):
     """Gives the clicker their spoiler-free result to copy."""
 
     async def act(self, interaction: Interaction, values: list[str]) -> None:
@@ -167,7 +167,7 @@ DYNAMIC_ITEMS: tuple[type[Input], ...] = (DailyPeg, DailySubmit, DailyType, Dail
 
 
 async def on_modal(interaction: Interaction, match: re.Match[str]) -> None:
-    """A daily board's code modal (`ids.DAILY_MODAL`)."""
+    """A daily board's code modal (`drawn.DAILY_MODAL`)."""
     await private.submit_modal(interaction, BOARD, int(match["game"]), int(match["version"]))
 
 
@@ -175,7 +175,7 @@ class DailyInputs(ModeInputs):
     """Every input of a daily game: its private board, its code modal and Share."""
 
     items = DYNAMIC_ITEMS
-    modal = re.compile(ids.DAILY_MODAL.template)
+    modal = re.compile(drawn.DAILY_MODAL.template)
     on_modal = on_modal
 
     @app_commands.command(

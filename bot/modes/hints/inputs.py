@@ -13,7 +13,8 @@ from bot.interactions.context import Interaction
 from bot.interactions.items import Input
 from bot.interactions.replies import actor, guarded
 from bot.modes.hints import actions as hints
-from bot.ui import clues, i18n, ids
+from bot.modes.hints import board
+from bot.ui import i18n
 
 
 @guarded
@@ -27,13 +28,13 @@ async def give_hint(interaction: Interaction, game_id: int) -> None:
     given = await hints.hint(bot.store, bot.solver, game_id, who)
     t = i18n.person(interaction)
     space = given.game.variant.space
-    said = clues.hint_text(given.hint, given.level, given.hints, space, given.game.hard, t=t)
+    said = board.hint_text(given.hint, given.level, given.hints, space, given.game.hard, t=t)
     async with replies.committed(interaction, "hint"):
         await interaction.followup.send(said, ephemeral=True)
         await boards.refresh(bot, game_id)
 
 
-class HintButton(Input, route=ids.HINT):
+class HintButton(Input, route=board.HINT):
     """A hint for the clicker, privately; counted in the game."""
 
     async def act(self, interaction: Interaction, values: list[str]) -> None:

@@ -3,13 +3,17 @@ and the Guess, Hint, Give up and Review buttons."""
 
 from __future__ import annotations
 
+import re
+
 import discord
 
-from bot.engine.codes import Code
+from bot.engine.codes import Code, CodeSpace
 from bot.engine.game import Status
+from bot.modes.common import board as common_board
+from bot.modes.hints import board as hints_board
 from bot.modes.play.rules import PlayGame
 from bot.modes.review.board import review_button
-from bot.ui import components, ids, text
+from bot.ui import components, text
 from bot.ui.boards import Drawn
 from bot.ui.embeds import (
     STATUS_COLOUR,
@@ -20,7 +24,15 @@ from bot.ui.embeds import (
     who,
 )
 from bot.ui.i18n import Messages
+from bot.ui.ids import ID, Route
 from bot.ui.text import mention
+
+GUESS = Route("guess", (("game", ID),))
+SUBMIT_PICK = Route("send", (("game", ID),))
+PICK_PEG = Route("pick", (("game", ID), ("peg", 1)))
+CODE_MODAL = Route("code", (("game", ID), ("nonce", ID)))
+CODE_MODAL_PATTERN = re.compile(r"mm:code:(?P<game>[0-9]{1,20})(?::(?P<nonce>[0-9]{1,20}))?")
+"""The code modal: `mm:code:<game>:<id of the click that opened it>` (older: no nonce)."""
 
 
 def play_board(game: PlayGame, secret: Code | None = None, *, t: Messages) -> discord.Embed:
@@ -99,12 +111,12 @@ def play_view(game: PlayGame, *, t: Messages) -> discord.ui.View | None:
         return view
     guess = t.pgettext("button", "Guess")
     view.add_item(
-        components.button(
-            ids.GUESS.id(game.id), guess, emoji="🎯", style=discord.ButtonStyle.primary
-        )
+        components.button(GUESS.id(game.id), guess, emoji="🎯", style=discord.ButtonStyle.primary)
     )
-    view.add_item(components.button(ids.HINT.id(game.id), t.pgettext("button", "Hint"), emoji="💡"))
-    view.add_item(components.button(ids.GIVE_UP.id(game.id), t.gettext("Give up"), emoji="🏳️"))
+    view.add_item(hints_board.hint_button(game.id, t=t))
+    view.add_item(
+        components.button(common_board.GIVE_UP.id(game.id), t.gettext("Give up"), emoji="🏳️")
+    )
     return view
 
 
@@ -144,3 +156,22 @@ def mark_board(embed: discord.Embed, game: PlayGame, *, t: Messages) -> discord.
     if game.hints:
         embed.add_field(name=t.gettext("Hints used"), value=t.number(game.hints))
     return embed
+
+
+def picker_view(
+    game_id: int, space: CodeSpace, chosen: list[int | None], *, t: Messages
+) -> discord.ui.View:
+    """The private picker: a select per peg and Submit."""
+    view = components.RenderedView()
+    for peg in range(space.pegs):
+        pick = PICK_PEG.id(game_id, peg)
+        view.add_item(components.peg_select(pick, peg, space, chosen[peg], t=t))
+    view.add_item(
+        components.button(
+            SUBMIT_PICK.id(game_id),
+            t.gettext("Submit guess"),
+            emoji="✅",
+            style=discord.ButtonStyle.success,
+        )
+    )
+    return view

@@ -68,12 +68,12 @@ async def open_picker(interaction: Interaction, game_id: int) -> None:
     if space.pegs > components.PICKER_MAX_PEGS:
         # The modal's id carries this click's id: submitting it twice is one guess.
         await interaction.response.send_modal(
-            components.CodeModal(game_id, space, nonce=interaction.id, t=t)
+            components.CodeModal(board.CODE_MODAL.id(game_id, interaction.id), space, t=t)
         )
         return
     chosen: list[int | None] = [None] * space.pegs
     picker = components.picker_text(space, chosen, t=t)
-    view = components.picker_view(game_id, space, chosen, t=t)
+    view = board.picker_view(game_id, space, chosen, t=t)
     if await boards.redraw_clicked(interaction, game):  # where only clicks redraw the board
         await interaction.followup.send(picker, view=view, ephemeral=True)
         return
@@ -87,12 +87,12 @@ async def pick_peg(interaction: Interaction, game_id: int, peg: int, values: lis
     if peg >= space.pegs:
         raise BadChoice()
     colour = private.colour_choice(space, values)
-    chosen = components.picked_colours(interaction.message, game_id, space)
+    chosen = components.picked_colours(interaction.message, game_id, space, route=board.PICK_PEG)
     chosen[peg] = colour
     t = i18n.person(interaction)
     await interaction.response.edit_message(
         content=components.picker_text(space, chosen, t=t),
-        view=components.picker_view(game_id, space, chosen, t=t),
+        view=board.picker_view(game_id, space, chosen, t=t),
     )
 
 
@@ -100,7 +100,7 @@ async def pick_peg(interaction: Interaction, game_id: int, peg: int, values: lis
 async def submit_pick(interaction: Interaction, game_id: int) -> None:
     game = await play.may_guess(interaction.client.store, game_id, actor(interaction))
     space = game.variant.space
-    chosen = components.picked_colours(interaction.message, game_id, space)
+    chosen = components.picked_colours(interaction.message, game_id, space, route=board.PICK_PEG)
     missing = [i + 1 for i, c in enumerate(chosen) if c is None]
     if missing:
         raise Unpicked(missing)
@@ -155,21 +155,21 @@ async def _guess_and_report(
 # --- the inputs discord.py routes here by custom_id --------------------------------------------
 
 
-class GuessButton(Input, route=ids.GUESS):
+class GuessButton(Input, route=board.GUESS):
     """Opens the private picker (or the code modal) for a play game."""
 
     async def act(self, interaction: Interaction, values: list[str]) -> None:
         await open_picker(interaction, self.fields["game"])
 
 
-class PegSelect(Input, route=ids.PICK_PEG):
+class PegSelect(Input, route=board.PICK_PEG):
     """Chooses one peg's colour in the private picker."""
 
     async def act(self, interaction: Interaction, values: list[str]) -> None:
         await pick_peg(interaction, self.fields["game"], self.fields["peg"], values)
 
 
-class SubmitPick(Input, route=ids.SUBMIT_PICK):
+class SubmitPick(Input, route=board.SUBMIT_PICK):
     """Sends the code picked in the private picker as a guess."""
 
     async def act(self, interaction: Interaction, values: list[str]) -> None:
@@ -180,7 +180,7 @@ DYNAMIC_ITEMS: tuple[type[Input], ...] = (GuessButton, PegSelect, SubmitPick)
 
 
 async def on_modal(interaction: Interaction, match: re.Match[str]) -> None:
-    """A play game's code modal (`ids.CODE_MODAL_PATTERN`), whenever it was opened."""
+    """A play game's code modal (`board.CODE_MODAL_PATTERN`), whenever it was opened."""
     nonce = int(match["nonce"]) if match["nonce"] else None
     await submit_modal(interaction, int(match["game"]), nonce)
     await boards.catch_up(interaction.client, int(match["game"]))
@@ -190,7 +190,7 @@ class PlayInputs(ModeInputs):
     """Every input of a play game: the Guess button, the private picker and the code modal."""
 
     items = DYNAMIC_ITEMS
-    modal = ids.CODE_MODAL_PATTERN
+    modal = board.CODE_MODAL_PATTERN
     on_modal = on_modal
 
     @app_commands.command(

@@ -15,11 +15,23 @@ from typing import Any
 import discord
 
 from bot.engine.game import Status
+from bot.modes.common import board as common_board
 from bot.modes.race.rules import Placing, RaceGame
 from bot.modes.review.board import review_button
-from bot.ui import components, embeds, ids, text
+from bot.ui import components, embeds, text
 from bot.ui.boards import Drawn
 from bot.ui.i18n import Messages
+from bot.ui.ids import ID, Route
+
+RACE_JOIN = Route("rjoin", (("game", ID),))
+RACE_START = Route("rstart", (("game", ID),))
+RACE_BOARD = Route("rboard", (("game", ID),))
+"""A race's My board: the clicker's own private board of that race."""
+RACE_PICK = Route("rpick", (("game", ID), ("peg", 1)))
+RACE_SEND = Route("rsend", (("game", ID), ("made", 2)))
+"""Submit the picked code from a private race board that showed `made` of the player's guesses."""
+RACE_TYPE = Route("rtype", (("game", ID), ("made", 2)))
+RACE_MODAL = Route("rcode", (("game", ID), ("made", 2)))
 
 EMPTY_PEG = "▫️"
 MEDALS = ("🥇", "🥈", "🥉")
@@ -180,21 +192,24 @@ def board_view(game: RaceGame, *, t: Messages) -> discord.ui.View | None:
         return view
     if not game.started:
         view.add_item(
-            _button(ids.RACE_JOIN.id(game.id), t.gettext("Join"), "🙋", discord.ButtonStyle.primary)
+            _button(RACE_JOIN.id(game.id), t.gettext("Join"), "🙋", discord.ButtonStyle.primary)
         )
         view.add_item(
-            _button(
-                ids.RACE_START.id(game.id), t.gettext("Start"), "🏁", discord.ButtonStyle.success
-            )
+            _button(RACE_START.id(game.id), t.gettext("Start"), "🏁", discord.ButtonStyle.success)
         )
     else:
         view.add_item(
             _button(
-                ids.RACE_BOARD.id(game.id), t.gettext("My board"), "🎯", discord.ButtonStyle.primary
+                RACE_BOARD.id(game.id), t.gettext("My board"), "🎯", discord.ButtonStyle.primary
             )
         )
     view.add_item(
-        _button(ids.GIVE_UP.id(game.id), t.gettext("Give up"), "🏳️", discord.ButtonStyle.secondary)
+        _button(
+            common_board.GIVE_UP.id(game.id),
+            t.gettext("Give up"),
+            "🏳️",
+            discord.ButtonStyle.secondary,
+        )
     )
     return view
 
@@ -314,12 +329,11 @@ def private_view(
     view = components.RenderedView()
     if space.pegs <= components.PICKER_MAX_PEGS:
         for peg in range(space.pegs):
-            select = components.peg_select(game.id, peg, space, chosen[peg], t=t)
-            select.custom_id = ids.RACE_PICK.id(game.id, peg)
-            view.add_item(select)
+            pick = RACE_PICK.id(game.id, peg)
+            view.add_item(components.peg_select(pick, peg, space, chosen[peg], t=t))
         view.add_item(
             _button(
-                ids.RACE_SEND.id(game.id, made),
+                RACE_SEND.id(game.id, made),
                 t.gettext("Submit guess"),
                 "✅",
                 discord.ButtonStyle.success,
@@ -327,7 +341,7 @@ def private_view(
         )
     view.add_item(
         _button(
-            ids.RACE_TYPE.id(game.id, made),
+            RACE_TYPE.id(game.id, made),
             t.gettext("Type a code"),
             "⌨️",
             discord.ButtonStyle.secondary,
@@ -339,9 +353,7 @@ def private_view(
 def code_modal(game: RaceGame, made: int, *, t: Messages) -> discord.ui.Modal:
     """The text box for a typed code; its id carries how many guesses the board showed."""
     assert game.id is not None
-    modal = components.CodeModal(game.id, game.variant.space, nonce=0, t=t)
-    modal.custom_id = ids.RACE_MODAL.id(game.id, made)
-    return modal
+    return components.CodeModal(RACE_MODAL.id(game.id, made), game.variant.space, t=t)
 
 
 def behind(t: Messages) -> str:

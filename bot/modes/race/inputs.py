@@ -35,7 +35,7 @@ from bot.modes.race import actions as race
 from bot.modes.race import board as drawn
 from bot.modes.race.actions import JOIN_SECONDS, RACE_MINUTES
 from bot.modes.race.rules import RaceGame, RaceNotStarted, clock_move
-from bot.ui import i18n, ids
+from bot.ui import i18n
 from bot.ui.i18n import slash
 
 log = logging.getLogger(__name__)
@@ -144,7 +144,7 @@ async def _send_private(interaction: Interaction, game: RaceGame, note: str | No
 class RaceBoard:
     """A racer's own board of a race, stamped with how many guesses it shows them."""
 
-    pick = ids.RACE_PICK
+    pick = drawn.RACE_PICK
 
     async def load(self, interaction: Interaction, game_id: int) -> RaceGame:
         return await race.racer(interaction.client.store, game_id, actor(interaction))
@@ -294,42 +294,42 @@ RaceMinutes = app_commands.Range[int, RACE_MINUTES[0], RACE_MINUTES[1]]
 # --- the inputs discord.py routes here by custom_id --------------------------------------------
 
 
-class JoinButton(Input, route=ids.RACE_JOIN):
+class JoinButton(Input, route=drawn.RACE_JOIN):
     """Joins the race's lobby."""
 
     async def act(self, interaction: Interaction, values: list[str]) -> None:
         await join(interaction, self.fields["game"])
 
 
-class StartButton(Input, route=ids.RACE_START):
+class StartButton(Input, route=drawn.RACE_START):
     """The starter starts the race before the join window closes."""
 
     async def act(self, interaction: Interaction, values: list[str]) -> None:
         await start_now(interaction, self.fields["game"])
 
 
-class MyBoardButton(Input, route=ids.RACE_BOARD):
+class MyBoardButton(Input, route=drawn.RACE_BOARD):
     """Opens (again) the clicker's private board of the race."""
 
     async def act(self, interaction: Interaction, values: list[str]) -> None:
         await my_board(interaction, self.fields["game"])
 
 
-class RacePeg(Input, route=ids.RACE_PICK):
+class RacePeg(Input, route=drawn.RACE_PICK):
     """Chooses one peg's colour on a private race board."""
 
     async def act(self, interaction: Interaction, values: list[str]) -> None:
         await private.pick_peg(interaction, BOARD, self.fields["game"], self.fields["peg"], values)
 
 
-class RaceSubmit(Input, route=ids.RACE_SEND):
+class RaceSubmit(Input, route=drawn.RACE_SEND):
     """Sends the picked code as the racer's next guess."""
 
     async def act(self, interaction: Interaction, values: list[str]) -> None:
         await private.submit(interaction, BOARD, self.fields["game"], self.fields["made"])
 
 
-class RaceType(Input, route=ids.RACE_TYPE):
+class RaceType(Input, route=drawn.RACE_TYPE):
     """Opens the code modal of a private race board."""
 
     async def act(self, interaction: Interaction, values: list[str]) -> None:
@@ -347,7 +347,7 @@ DYNAMIC_ITEMS: tuple[type[Input], ...] = (
 
 
 async def on_modal(interaction: Interaction, match: re.Match[str]) -> None:
-    """A private race board's code modal (`ids.RACE_MODAL`)."""
+    """A private race board's code modal (`drawn.RACE_MODAL`)."""
     await private.submit_modal(interaction, BOARD, int(match["game"]), int(match["made"]))
     await boards.catch_up(interaction.client, int(match["game"]))
 
@@ -356,7 +356,7 @@ class RaceInputs(ModeInputs):
     """Every input of a race: Join, Start, My board, each racer's private board and modal."""
 
     items = DYNAMIC_ITEMS
-    modal = re.compile(ids.RACE_MODAL.template)
+    modal = re.compile(drawn.RACE_MODAL.template)
     on_modal = on_modal
 
     def __init__(self, bot: Host) -> None:

@@ -18,8 +18,12 @@ import discord
 from bot.engine.codes import CodeSpace
 from bot.engine.job_types import ReviewedGuess
 from bot.engine.review import ReviewSummary
-from bot.ui import ids, text
+from bot.ui import text
 from bot.ui.i18n import Messages
+from bot.ui.ids import ID, Route
+
+REVIEW = Route("review", (("game", ID),))
+"""The post-game review of a finished play, daily or race game, for whoever clicks it."""
 
 COLOUR = discord.Colour.teal()
 
@@ -30,7 +34,7 @@ def review_button(game_id: int, *, t: Messages) -> discord.ui.Button[Any]:
         label=t.pgettext("button", "Review"),
         emoji="🔍",
         style=discord.ButtonStyle.secondary,
-        custom_id=ids.REVIEW.id(game_id),
+        custom_id=REVIEW.id(game_id),
     )
 
 

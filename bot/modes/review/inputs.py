@@ -13,8 +13,9 @@ from bot.interactions.context import Interaction
 from bot.interactions.items import Input
 from bot.interactions.replies import actor, guarded
 from bot.modes.review import actions as review
+from bot.modes.review import board
 from bot.modes.review.board import review_embed
-from bot.ui import i18n, ids
+from bot.ui import i18n
 
 
 @guarded
@@ -36,7 +37,7 @@ async def open_review(interaction: Interaction, game_id: int) -> None:
     await interaction.followup.send(embed=embed, ephemeral=True)
 
 
-class ReviewButton(Input, route=ids.REVIEW):
+class ReviewButton(Input, route=board.REVIEW):
     """Opens a finished game's review (play, daily or race) for the clicker."""
 
     async def act(self, interaction: Interaction, values: list[str]) -> None:

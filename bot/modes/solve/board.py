@@ -10,7 +10,7 @@ import discord
 from bot.engine.answers import possible_answers
 from bot.engine.game import Game, Status
 from bot.modes.solve.rules import SolveGame
-from bot.ui import components, ids, text, words
+from bot.ui import components, text, words
 from bot.ui.boards import Drawn
 from bot.ui.components import BUTTONS_PER_ROW, MAX_ROWS
 from bot.ui.embeds import (
@@ -20,7 +20,13 @@ from bot.ui.embeds import (
     variant_line,
 )
 from bot.ui.i18n import ENGLISH, Messages
+from bot.ui.ids import ID, Route
 from bot.ui.text import mention
+
+STOP_SOLVE = Route("stop", (("game", ID),))
+ANSWER = Route("ans", (("game", ID), ("version", 6), ("black", 1), ("white", 1)))
+ANSWER_SELECT = Route("anss", (("game", ID), ("version", 6), ("part", 1)))
+UNDO = Route("undo", (("game", ID), ("version", 6)))
 
 
 def solve_board(
@@ -85,7 +91,7 @@ def answer_button(
 ) -> Any:
     """One possible answer to the bot's guess. The version refuses a click on an older guess."""
     return components.button(
-        ids.ANSWER.id(game_id, version, black, white),
+        ANSWER.id(game_id, version, black, white),
         text.answer_label(black, white, t=t),
         style=discord.ButtonStyle.success if black == pegs else discord.ButtonStyle.secondary,
     )
@@ -107,7 +113,7 @@ def answer_select(
             "Answers {first} to {last} black", first=answers[0][0], last=answers[-1][0]
         ),
         options=options,
-        custom_id=ids.ANSWER_SELECT.id(game_id, version, part),
+        custom_id=ANSWER_SELECT.id(game_id, version, part),
     )
 
 
@@ -132,7 +138,7 @@ def solve_view(game: SolveGame, *, t: Messages = ENGLISH) -> discord.ui.View | N
     if game.answers:
         view.add_item(
             components.button(
-                ids.UNDO.id(game.id, version),
+                UNDO.id(game.id, version),
                 t.gettext("Undo last answer"),
                 emoji="↩️",
                 style=discord.ButtonStyle.primary,
@@ -140,7 +146,7 @@ def solve_view(game: SolveGame, *, t: Messages = ENGLISH) -> discord.ui.View | N
         )
     view.add_item(
         components.button(
-            ids.STOP_SOLVE.id(game.id),
+            STOP_SOLVE.id(game.id),
             t.gettext("Give up"),
             emoji="🏳️",
             style=discord.ButtonStyle.danger,

@@ -19,7 +19,7 @@ from bot.modes.common import actions as common
 from bot.modes.solve import actions as solve
 from bot.modes.solve import board
 from bot.modes.solve.rules import SolveGame
-from bot.ui import i18n, ids
+from bot.ui import i18n
 from bot.ui.i18n import slash
 
 
@@ -126,7 +126,7 @@ async def _show(interaction: Interaction, step: solve.SolveStep) -> None:
 # --- the inputs discord.py routes here by custom_id --------------------------------------------
 
 
-class AnswerButton(Input, route=ids.ANSWER):
+class AnswerButton(Input, route=board.ANSWER):
     """One possible answer to the bot's guess; its version refuses a click on an older guess."""
 
     async def act(self, interaction: Interaction, values: list[str]) -> None:
@@ -134,21 +134,21 @@ class AnswerButton(Input, route=ids.ANSWER):
         await answer(interaction, f["game"], f["version"], f["black"], f["white"])
 
 
-class AnswerSelect(Input, route=ids.ANSWER_SELECT):
+class AnswerSelect(Input, route=board.ANSWER_SELECT):
     """For many pegs: the possible answers split over two selects; choosing one answers."""
 
     async def act(self, interaction: Interaction, values: list[str]) -> None:
         await answer_from_select(interaction, self.fields["game"], self.fields["version"], values)
 
 
-class UndoButton(Input, route=ids.UNDO):
+class UndoButton(Input, route=board.UNDO):
     """Takes back the last answer."""
 
     async def act(self, interaction: Interaction, values: list[str]) -> None:
         await undo(interaction, self.fields["game"], self.fields["version"])
 
 
-class StopButton(Input, route=ids.STOP_SOLVE):
+class StopButton(Input, route=board.STOP_SOLVE):
     """Ends a solve game (the starter or a moderator)."""
 
     async def act(self, interaction: Interaction, values: list[str]) -> None:

@@ -1,0 +1,1 @@
+"""Tests of the race mode's package."""
