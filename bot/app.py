@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from datetime import UTC, datetime, timedelta
 from typing import Protocol, runtime_checkable
 
@@ -60,7 +60,8 @@ class MastermindBot(Host):
         )
         self.settings = settings
         self.clock: Callable[[], datetime] = clock or (lambda: datetime.now(UTC))
-        """What time it is (aware, UTC): which daily puzzle is today. Tests move it."""
+        """What time it is (aware, UTC), for every mode whose rules follow the calendar or a
+        clock. Tests move it."""
         if store is not None:
             self.store = store
         self.in_flight: set[asyncio.Task[object]] = set()  # type: ignore[assignment]
@@ -97,6 +98,9 @@ class MastermindBot(Host):
     def kind_of(self, game: Game) -> KindView:
         return registry.spec_of(game)
 
+    def modes(self) -> Sequence[KindView]:
+        return registry.MODES
+
     async def sync_commands(self) -> None:
         """Sync only when the application, scope or tree changed since the last sync."""
         await sync.sync_at_start(self.tree, self.store, self.settings.dev_guild_id)
@@ -129,7 +133,7 @@ class MastermindBot(Host):
         loop = asyncio.get_running_loop()
         term, next_pass = 0, 0.0
         chores: tuple[Callable[[], Awaitable[object]], ...] = (
-            *self._cog_passes(),  # e.g. lobbies and races whose time came while down
+            *self._cog_passes(),  # what the modes' clocks owe after a restart
             lambda: boards.reconcile(self),
             lambda: self.expire_stale_games(timeout),
         )

@@ -20,7 +20,6 @@ from typing import ClassVar, Self, TypeVar
 
 from bot.engine.codes import Code, CodeError, CodeSpace
 from bot.engine.errors import GameOver, InvalidGuess, InvalidVariant, SecretWithheld, WrongGameKind
-from bot.engine.hard import Clue
 from bot.engine.scoring import score
 
 MIN_GUESSES, MAX_GUESSES = 1, 20
@@ -56,8 +55,8 @@ class MoveKind(StrEnum):
     GIVE_UP = "give_up"
     TIMEOUT = "timeout"
     HINT = "hint"  # a player asked for a hint (play games)
-    JOIN = "join"  # a player joined a race's lobby
-    START = "start"  # the race began: no more joining, guessing opens
+    JOIN = "join"  # a player joined a lobby
+    START = "start"  # the game began: no more joining, guessing opens
 
 
 # --- values ------------------------------------------------------------------------------------
@@ -146,7 +145,7 @@ class GuessOutcome:
     move: Move
     number: int  # 1-based guess number
     guesses_left: int
-    status: Status  # ACTIVE, WON or LOST (a race: the guessing player's own, see race_guess)
+    status: Status  # ACTIVE, WON or LOST (where each plays alone: the guessing player's own)
     secret: Code | None  # revealed once the game is over
 
 
@@ -178,6 +177,8 @@ class BaseGame:
     """
 
     kind: ClassVar[GameKind]
+    owner_ends_only: ClassVar[bool] = False
+    """Only its starter may end it (no moderator): a game that is one player's own."""
 
     guild_id: int | None
     channel_id: int
@@ -226,10 +227,6 @@ class BaseGame:
         """The secret once the game is over, for its final board; None where the bot holds no
         secret (the player's own code) or the game still runs."""
         return None
-
-    def clues_for(self, player_id: int) -> tuple[Clue, ...]:
-        """The (guess, answer) pairs a player's review covers; none where the bot guesses."""
-        return ()
 
     def withheld(self) -> Self:
         """This game as shown outside the store while it runs: without its secret, if the bot
@@ -299,7 +296,7 @@ def parse_guess(variant: Variant, code: Code | str) -> Code:
 
 
 def draw_secret(variant: Variant, secret: Code | None) -> Secret:
-    """The given secret (tests, the daily code) validated, or one drawn with `secrets`."""
+    """The given secret (tests, a code of the day) validated, or one drawn with `secrets`."""
     space = variant.space
     code = space.code_at(secrets.randbelow(space.size)) if secret is None else secret
     return Secret(space.validate(code))

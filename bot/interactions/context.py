@@ -7,7 +7,7 @@ nothing here or in a mode imports the app, and the app imports what it hosts.
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from datetime import datetime
 from typing import Protocol, TypeAlias
 
@@ -18,7 +18,7 @@ from bot.config import Settings
 from bot.engine.game import Game
 from bot.solver_pool import SolverPool
 from bot.store import Store
-from bot.ui.boards import Drawn
+from bot.ui.boards import Drawn, Field
 from bot.ui.i18n import Messages
 
 
@@ -46,6 +46,21 @@ class KindView(Protocol):
         """Where `/mastermind guess` sends a code for a game of this mode (None: nowhere)."""
         ...
 
+    @property
+    def kind(self) -> str:
+        """The kind of game the mode plays (`GameKind`)."""
+        ...
+
+    @property
+    def record(self) -> Record | None:
+        """The mode's part of a player's `/mastermind stats` (None: it keeps no record)."""
+        ...
+
+    @property
+    def leaderboard(self) -> Leaderboard | None:
+        """The mode's `/mastermind leaderboard` in a server (None: it has none)."""
+        ...
+
 
 class Host(commands.AutoShardedBot):
     """What the app gives every input (`bot.app.MastermindBot` is the one implementation)."""
@@ -59,6 +74,16 @@ class Host(commands.AutoShardedBot):
     def kind_of(self, game: Game) -> KindView:
         """The mode that owns `game` (the registry's entry for its kind)."""
         raise NotImplementedError
+
+    def modes(self) -> Sequence[KindView]:
+        """Every mode, in the registry's order."""
+        raise NotImplementedError
+
+
+Record = Callable[[Host, int | None, int, Messages], Awaitable[list[Field]]]
+"""A mode's part of a player's record: (bot, guild or None, player, language) -> fields."""
+Leaderboard = Callable[[Host, int, Messages], Awaitable[discord.Embed]]
+"""A mode's leaderboard: (bot, guild, language) -> its embed."""
 
 
 Interaction: TypeAlias = discord.Interaction[Host]

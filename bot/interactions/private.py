@@ -1,9 +1,9 @@
-"""Private boards: a player's own ephemeral board (the daily code, a racer's board).
+"""Private boards: a player's own ephemeral board, which only their own clicks redraw.
 
 Discord lets only an interaction on an ephemeral message change it, so every click redraws its
 own board from the store (`edit_message`). The colours picked so far live in the message (its
 menus' defaults), so a restart forgets nothing; Submit and Type a code carry the `stamp` the
-board was drawn at (a game version, a racer's guess count), and a click on a board that fell
+board was drawn at (a game version, or the player's guess count), and a click on a board that fell
 behind redraws it instead of guessing. Each mode says how its board is loaded, drawn and played
 (`PrivateBoard`); the handlers here are the same for all of them.
 """

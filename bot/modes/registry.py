@@ -16,7 +16,7 @@ from discord.ext import commands
 
 from bot.engine.game import G, Game, GameKind
 from bot.interactions.cogs import adopt_commands
-from bot.interactions.context import Host, Interaction
+from bot.interactions.context import Host, Interaction, Leaderboard, Record
 from bot.modes.common import inputs as common_inputs
 from bot.modes.daily import board as daily_board
 from bot.modes.daily import inputs as daily_inputs
@@ -49,7 +49,7 @@ class ModeSpec(Generic[G]):
     ends is that mode's own game, never a union to take apart."""
 
     kind: GameKind
-    record: codec.KindCodec
+    codec: codec.KindCodec
     """How the store keeps the kind's own columns."""
     cog: Callable[[Host], commands.Cog]
     """The mode's inputs: its commands, buttons, selects, modal routes and timers."""
@@ -63,6 +63,10 @@ class ModeSpec(Generic[G]):
     """What a board drawn from the store alone asks the solver (nothing, for most)."""
     guess: Callable[[Interaction, int, str], Awaitable[None]] | None = None
     """Where `/mastermind guess` sends a code typed in the channel of a game of this mode."""
+    record: Record | None = None
+    """The mode's part of a player's `/mastermind stats`."""
+    leaderboard: Leaderboard | None = None
+    """The mode's `/mastermind leaderboard games:<kind>`."""
 
     async def codes_left(self, solver: SolverPool, game: Game) -> int | None:
         return await self.count(solver, game)  # type: ignore[arg-type]  # the kind's own game
@@ -77,6 +81,8 @@ MODES: tuple[ModeSpec[Any], ...] = (
         play_board.confirm,
         play_board.ended,
         guess=play_inputs.guess_typed,
+        record=play_inputs.record,
+        leaderboard=play_inputs.leaderboard,
     ),
     ModeSpec(
         GameKind.SOLVE,
@@ -86,6 +92,7 @@ MODES: tuple[ModeSpec[Any], ...] = (
         solve_board.confirm,
         solve_board.ended,
         solve_actions.remaining,
+        record=solve_inputs.record,
     ),
     ModeSpec(
         GameKind.DAILY,
@@ -94,6 +101,8 @@ MODES: tuple[ModeSpec[Any], ...] = (
         daily_board.draw,
         daily_board.confirm,
         daily_board.ended,
+        record=daily_inputs.record,
+        leaderboard=daily_inputs.leaderboard,
     ),
     ModeSpec(
         GameKind.RACE,
@@ -103,6 +112,8 @@ MODES: tuple[ModeSpec[Any], ...] = (
         race_board.confirm,
         race_board.ended,
         guess=race_inputs.guess_command,
+        record=race_inputs.record,
+        leaderboard=race_inputs.leaderboard,
     ),
 )
 
@@ -116,7 +127,7 @@ group, `CommonInputs`, holds the shared commands and giving up)."""
 BY_KIND: dict[str, ModeSpec[Any]] = {spec.kind: spec for spec in MODES}
 
 for _spec in MODES:
-    codec.register(_spec.kind, _spec.record)
+    codec.register(_spec.kind, _spec.codec)
 
 
 async def install(bot: Host) -> None:

@@ -18,3 +18,12 @@ class Drawn:
     content: str | None
     embed: discord.Embed
     view: discord.ui.View | None
+
+
+@dataclass(frozen=True)
+class Field:
+    """One field of an embed: what a mode adds to a player's record."""
+
+    name: str
+    value: str
+    inline: bool = True

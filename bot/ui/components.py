@@ -88,7 +88,7 @@ def picked_colours(
     route: ids.Route,
 ) -> list[int | None]:
     """Read a picker's current choices back from the message's peg menus (`route`: the play
-    picker's, a daily or a race board's): their defaults. Anything that is not a colour of
+    picker's or a private board's): their defaults. Anything that is not a colour of
     this game counts as not chosen."""
     chosen: list[int | None] = [None] * space.pegs
     if message is None:

@@ -73,7 +73,7 @@ def edition(game: BaseGame, t: Messages) -> str:
 
 
 def duration(seconds: float, *, t: Messages) -> str:
-    """'45 s', '3 min 5 s', '2 h 10 min': how long a daily game took."""
+    """'45 s', '3 min 5 s', '2 h 10 min': how long a game took."""
     whole = max(0, round(seconds))
     minutes, secs = divmod(whole, 60)
     hours, minutes = divmod(minutes, 60)

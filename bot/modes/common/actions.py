@@ -48,11 +48,11 @@ async def refuse_if_taken(store: Store, channel_id: int) -> None:
 
 
 def may_end(game: core.Game, actor: Actor) -> None:
-    """The starter or a member who can manage messages may end a game; a daily game is its
-    player's alone (a moderator ending it would cost them the day)."""
+    """The starter or a member who can manage messages may end a game, unless it is one
+    player's own (`owner_ends_only`)."""
     if actor.user_id == game.starter_id:
         return
-    if game.kind is core.GameKind.DAILY:
+    if game.owner_ends_only:
         raise NotYourGame(game.starter_id, reason=OwnerReason.OWNER)
     if not actor.moderator:
         raise NotYourGame(game.starter_id, reason=OwnerReason.END)

@@ -6,11 +6,10 @@ from collections.abc import Sequence
 
 import discord
 
-from bot.engine.game import GameKind
 from bot.engine.job_types import SimulationResult
-from bot.modes.daily.rules import Streak
-from bot.store import DailyResult, PlayerStats
-from bot.ui import components, embeds, text, words
+from bot.store import PlayerStats
+from bot.ui import components, text, words
+from bot.ui.boards import Field
 from bot.ui.embeds import (
     ACTIVE,
     colours_count,
@@ -59,45 +58,17 @@ def simulation(
     return f"{heading}\n```\n{columns}\n{chart}\n```{summary}"
 
 
-def stats(
-    user_id: int,
-    record: PlayerStats,
-    *,
-    t: Messages,
-    daily: PlayerStats | None = None,
-    streak: Streak | None = None,
-    race: PlayerStats | None = None,
-    solve: PlayerStats | None = None,
-) -> discord.Embed:
-    """A player's record: play games first (this server), then the codes they held for the
-    bot (solve), the daily code (everywhere: a streak follows the player) and races, each kept
-    apart."""
+def stats(user_id: int, fields: Sequence[Field], *, t: Messages) -> discord.Embed:
+    """A player's record: each mode's fields in the registry's order (play games first), each
+    kept apart."""
     embed = discord.Embed(title=t.gettext("Mastermind record"), colour=ACTIVE)
     embed.description = mention(user_id)
-    embed.add_field(name=t.gettext("Games"), value=t.number(record.played))
-    embed.add_field(
-        name=t.gettext("Won"),
-        value=f"{t.number(record.won)} ({t.percent(record.win_rate)})",
-    )
-    embed.add_field(name=t.gettext("Guesses made"), value=t.number(record.guesses))
-    best = words.guesses(t, record.best) if record.best else "—"
-    embed.add_field(name=t.gettext("Best win"), value=best)
-    if marks := _marks(record, t):
-        embed.add_field(name=t.gettext("Hard mode and hints"), value=marks)
-    if solve is not None:
-        embed.add_field(
-            name=t.gettext("Codes you held (solve)"), value=_solve_record(solve, t), inline=False
-        )
-    if streak is not None:
-        embed.add_field(
-            name=t.gettext("Daily code"), value=_daily_record(streak, daily, t), inline=False
-        )
-    if race is not None:
-        embed.add_field(name=t.gettext("Races"), value=_race_record(race, t), inline=False)
+    for field in fields:
+        embed.add_field(name=field.name, value=field.value, inline=field.inline)
     return embed
 
 
-def _marks(record: PlayerStats, t: Messages) -> str:
+def marks(record: PlayerStats, t: Messages) -> str:
     """'💪 2 hard-mode wins · 💡 1 game with hints', or '' when there is neither."""
     parts = []
     if record.hard_won:
@@ -111,76 +82,19 @@ def _marks(record: PlayerStats, t: Messages) -> str:
     return " · ".join(parts)
 
 
-def _daily_record(streak: Streak, record: PlayerStats | None, t: Messages) -> str:
-    if not streak.played:
-        return t.gettext("Not played yet: `/mastermind daily` is the same code for everyone.")
-    rate = streak.solved / streak.played
-    lines = [
-        t.gettext(
-            "Days played **{played}** · solved **{solved}** ({rate})",
-            played=t.number(streak.played),
-            solved=t.number(streak.solved),
-            rate=t.percent(rate),
-        ),
-        t.gettext(
-            "🔥 Streak **{current}** · best streak **{best}**",
-            current=t.number(streak.current),
-            best=t.number(streak.best),
-        ),
-    ]
-    if record is not None and record.best:
-        lines.append(t.gettext("Best day: {guesses}", guesses=words.guesses(t, record.best)))
-    if record is not None and (marks := _marks(record, t)):
-        lines.append(marks)
-    return "\n".join(lines)
-
-
-def _solve_record(record: PlayerStats, t: Messages) -> str:
-    if not record.played:
-        return t.gettext("None yet: `/mastermind solve` and I crack yours.")
-    line = t.gettext(
-        "Games **{played}** · I cracked **{won}**",
-        played=t.number(record.played),
-        won=t.number(record.won),
-    )
-    if record.best:
-        line += " · " + t.gettext("my best: {guesses}", guesses=words.guesses(t, record.best))
-    return line
-
-
-def _race_record(record: PlayerStats, t: Messages) -> str:
-    if not record.played:
-        return t.gettext("No races yet.")
-    line = t.gettext(
-        "Races **{played}** · won **{won}** ({rate})",
-        played=t.number(record.played),
-        won=t.number(record.won),
-        rate=t.percent(record.win_rate),
-    )
-    line += " · " + _average(record, t)
-    if record.best:
-        line += " · " + t.gettext("best {guesses}", guesses=words.guesses(t, record.best))
-    marks = _marks(record, t)
-    return f"{line}\n{marks}" if marks else line
-
-
 _MEDALS = ("🥇", "🥈", "🥉")
 
 
-def _badge(place: int) -> str:
+def badge(place: int) -> str:
+    """A place on a leaderboard: a medal for the first three, then its number."""
     return _MEDALS[place] if place < len(_MEDALS) else f"`{place + 1}.`"
 
 
 def leaderboard(
-    rows: Sequence[PlayerStats], *, t: Messages, kind: GameKind = GameKind.PLAY
+    rows: Sequence[PlayerStats], *, t: Messages, title: str, empty: str, averages: bool = False
 ) -> discord.Embed:
-    """The server's best in play games or races: most wins, then the best game."""
-    if kind is GameKind.RACE:
-        title = t.gettext("Race leaderboard")
-        empty = t.gettext("No finished races yet.")
-    else:
-        title = t.gettext("Mastermind leaderboard")
-        empty = t.gettext("No finished games yet. Start one with `/mastermind play`!")
+    """A server's best in one kind of game: most wins, then the best game (`averages`: with
+    each player's average guesses)."""
     embed = discord.Embed(title=title, colour=ACTIVE)
     if not rows:
         embed.description = empty
@@ -194,52 +108,24 @@ def leaderboard(
             )
         else:
             line = t.gettext("{player}: {won} won of {played}", **values)
-        if kind is GameKind.RACE and row.played:
-            line += " · " + _average(row, t)
+        if averages and row.played:
+            line += " · " + average(row, t)
         if row.hard_won:
             line += " 💪"
         if row.hinted:
             line += " 💡"
-        lines.append(f"{_badge(place)} {line}")
+        lines.append(f"{badge(place)} {line}")
     embed.description = "\n".join(lines)
     if any(row.hard_won or row.hinted for row in rows):
         embed.set_footer(text=t.gettext("💪 won in hard mode · 💡 played with hints"))
     return embed
 
 
-def _average(record: PlayerStats, t: Messages) -> str:
+def average(record: PlayerStats, t: Messages) -> str:
     """'4.3 guesses on average' over every game the player guessed in."""
     return t.gettext(
         "{average} guesses on average", average=t.decimal(record.guesses / record.played, 1)
     )
-
-
-def daily_leaderboard(
-    puzzle: int, rows: Sequence[DailyResult], *, t: Messages, limit: int = 10
-) -> discord.Embed:
-    """Today's daily results in a server: solved first, fewer guesses, then less time. Pegs
-    and counts only, so it spoils nothing."""
-    embed = discord.Embed(
-        title=t.gettext("Daily #{number} · today's leaderboard", number=puzzle), colour=ACTIVE
-    )
-    if not rows:
-        embed.description = t.gettext(
-            "Nobody here has finished today's code yet. Be the first: `/mastermind daily`."
-        )
-        return embed
-    lines = []
-    for place, row in enumerate(rows):
-        score = f"{row.guesses}/{limit}" if row.won else f"X/{limit}"
-        line = t.gettext(
-            "{player}: {score} in {time}",
-            player=mention(row.user_id),
-            score=score,
-            time=embeds.duration(row.seconds, t=t),
-        )
-        marks = ("💪" if row.hard else "") + ("💡" if row.hinted else "")
-        lines.append(f"{_badge(place)} {line} {marks}".rstrip())
-    embed.description = "\n".join(lines)
-    return embed
 
 
 def rules(*, t: Messages) -> discord.Embed:

@@ -26,7 +26,6 @@ from bot.interactions.options import (
 from bot.interactions.replies import actor, guarded
 from bot.modes.common import actions as common
 from bot.modes.common import board
-from bot.modes.daily import actions as daily_mode
 from bot.ui import i18n
 from bot.ui.errors import ServerOnly
 from bot.ui.i18n import slash
@@ -126,24 +125,14 @@ async def stats(interaction: Interaction, player_id: int) -> None:
     """A player's records, kind by kind: play, solve and races in this server, the daily code
     everywhere (one code a day for the whole world, so one streak)."""
     bot = interaction.client
-    store = bot.store
-    guild_id = interaction.guild_id
-    play_record = await store.player_stats(guild_id, player_id, GameKind.PLAY)
-    race_record = await store.player_stats(guild_id, player_id, GameKind.RACE)
-    solve_record = await store.solve_stats(guild_id, player_id)
-    daily_record = await store.player_stats(None, player_id, GameKind.DAILY)
-    streak = await daily_mode.record(store, player_id, bot.clock())
     t = i18n.channel(interaction)
-    embed = board.stats(
-        player_id,
-        play_record,
-        t=t,
-        daily=daily_record,
-        streak=streak,
-        race=race_record,
-        solve=solve_record,
-    )
-    await interaction.response.send_message(embed=embed)
+    fields = [
+        field
+        for mode in bot.modes()
+        if mode.record is not None
+        for field in await mode.record(bot, interaction.guild_id, player_id, t)
+    ]
+    await interaction.response.send_message(embed=board.stats(player_id, fields, t=t))
 
 
 @guarded
@@ -153,15 +142,9 @@ async def leaderboard(interaction: Interaction, games: str = "play") -> None:
     if interaction.guild_id is None:  # a DM or a group DM: no server to rank
         raise ServerOnly("leaderboard")
     bot = interaction.client
-    guild_id = interaction.guild_id
-    t = i18n.channel(interaction)
-    if games == "daily":
-        today, results = await daily_mode.leaderboard(bot.store, guild_id, bot.clock())
-        embed = board.daily_leaderboard(today.puzzle, results, t=t)
-    else:
-        kind = GameKind.RACE if games == "race" else GameKind.PLAY
-        rows = await bot.store.leaderboard(guild_id, kind=kind)
-        embed = board.leaderboard(rows, t=t, kind=kind)
+    boards_of = {m.kind: m.leaderboard for m in bot.modes() if m.leaderboard is not None}
+    show = boards_of.get(games) or boards_of[GameKind.PLAY]  # a forged choice: play's
+    embed = await show(bot, interaction.guild_id, i18n.channel(interaction))
     await interaction.response.send_message(embed=embed)
 
 

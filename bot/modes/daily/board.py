@@ -8,19 +8,24 @@ from someone else's result.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import timedelta
 from typing import Any
 
 import discord
 
 from bot.engine.game import Status
-from bot.modes.daily.rules import DailyGame
+from bot.modes.common.board import badge, marks
+from bot.modes.daily.rules import DailyGame, Streak
 from bot.modes.play import board as play_board
 from bot.modes.review import board as review
-from bot.ui import components, embeds, text
-from bot.ui.boards import Drawn
+from bot.store import DailyResult, PlayerStats
+from bot.ui import components, embeds, text, words
+from bot.ui.boards import Drawn, Field
+from bot.ui.embeds import ACTIVE
 from bot.ui.i18n import Messages
 from bot.ui.ids import ID, Route
+from bot.ui.text import mention
 
 DAILY_PICK = Route("dpick", (("game", ID), ("peg", 1)))
 """A peg's colour on a daily board: the board itself is redrawn with the choice."""
@@ -222,3 +227,60 @@ def not_finished(puzzle: int, *, t: Messages) -> str:
         "You have no result for daily #{number} yet. Play it with /mastermind daily.",
         number=puzzle,
     )
+
+
+def _daily_record(streak: Streak, record: PlayerStats | None, t: Messages) -> str:
+    if not streak.played:
+        return t.gettext("Not played yet: `/mastermind daily` is the same code for everyone.")
+    rate = streak.solved / streak.played
+    lines = [
+        t.gettext(
+            "Days played **{played}** · solved **{solved}** ({rate})",
+            played=t.number(streak.played),
+            solved=t.number(streak.solved),
+            rate=t.percent(rate),
+        ),
+        t.gettext(
+            "🔥 Streak **{current}** · best streak **{best}**",
+            current=t.number(streak.current),
+            best=t.number(streak.best),
+        ),
+    ]
+    if record is not None and record.best:
+        lines.append(t.gettext("Best day: {guesses}", guesses=words.guesses(t, record.best)))
+    if record is not None and (shown := marks(record, t)):
+        lines.append(shown)
+    return "\n".join(lines)
+
+
+def daily_leaderboard(
+    puzzle: int, rows: Sequence[DailyResult], *, t: Messages, limit: int = 10
+) -> discord.Embed:
+    """Today's daily results in a server: solved first, fewer guesses, then less time. Pegs
+    and counts only, so it spoils nothing."""
+    embed = discord.Embed(
+        title=t.gettext("Daily #{number} · today's leaderboard", number=puzzle), colour=ACTIVE
+    )
+    if not rows:
+        embed.description = t.gettext(
+            "Nobody here has finished today's code yet. Be the first: `/mastermind daily`."
+        )
+        return embed
+    lines = []
+    for place, row in enumerate(rows):
+        score = f"{row.guesses}/{limit}" if row.won else f"X/{limit}"
+        line = t.gettext(
+            "{player}: {score} in {time}",
+            player=mention(row.user_id),
+            score=score,
+            time=embeds.duration(row.seconds, t=t),
+        )
+        marks = ("💪" if row.hard else "") + ("💡" if row.hinted else "")
+        lines.append(f"{badge(place)} {line} {marks}".rstrip())
+    embed.description = "\n".join(lines)
+    return embed
+
+
+def record_field(streak: Streak, record: PlayerStats | None, *, t: Messages) -> Field:
+    """A player's daily codes (everywhere: a streak follows the player), in their record."""
+    return Field(t.gettext("Daily code"), _daily_record(streak, record, t), inline=False)

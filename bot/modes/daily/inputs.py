@@ -18,9 +18,10 @@ from discord import app_commands
 
 from bot.engine.codes import Code
 from bot.engine.errors import NotHere
+from bot.engine.game import GameKind
 from bot.interactions import private, replies
 from bot.interactions.cogs import ModeInputs
-from bot.interactions.context import Interaction
+from bot.interactions.context import Host, Interaction
 from bot.interactions.items import Input
 from bot.interactions.options import shared_options
 from bot.interactions.replies import actor, guarded
@@ -28,7 +29,8 @@ from bot.modes.daily import actions as daily
 from bot.modes.daily import board as drawn
 from bot.modes.daily.rules import DailyGame
 from bot.ui import i18n
-from bot.ui.i18n import slash
+from bot.ui.boards import Field
+from bot.ui.i18n import Messages, slash
 
 
 @guarded
@@ -185,3 +187,16 @@ class DailyInputs(ModeInputs):
     @shared_options("hard")
     async def daily_command(self, interaction: Interaction, hard: bool = False) -> None:
         await start(interaction, hard)
+
+
+async def record(bot: Host, guild_id: int | None, user_id: int, t: Messages) -> list[Field]:
+    """The daily part of `/mastermind stats`: everywhere, since a streak follows the player."""
+    played = await bot.store.player_stats(None, user_id, GameKind.DAILY)
+    streak = await daily.record(bot.store, user_id, bot.clock())
+    return [drawn.record_field(streak, played, t=t)]
+
+
+async def leaderboard(bot: Host, guild_id: int, t: Messages) -> discord.Embed:
+    """`/mastermind leaderboard games:daily`: today's results in this server."""
+    today, results = await daily.leaderboard(bot.store, guild_id, bot.clock())
+    return drawn.daily_leaderboard(today.puzzle, results, t=t)

@@ -90,6 +90,7 @@ class DailyGame(PlayGame):
     privately, once per player and day."""
 
     kind: ClassVar[GameKind] = GameKind.DAILY
+    owner_ends_only: ClassVar[bool] = True  # a moderator ending it would cost them the day
 
     puzzle: int
     solo: bool = True

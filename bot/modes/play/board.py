@@ -4,6 +4,7 @@ and the Guess, Hint, Give up and Review buttons."""
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 
 import discord
 
@@ -13,8 +14,9 @@ from bot.modes.common import board as common_board
 from bot.modes.hints import board as hints_board
 from bot.modes.play.rules import PlayGame
 from bot.modes.review.board import review_button
-from bot.ui import components, text
-from bot.ui.boards import Drawn
+from bot.store import PlayerStats
+from bot.ui import components, text, words
+from bot.ui.boards import Drawn, Field
 from bot.ui.embeds import (
     STATUS_COLOUR,
     edition,
@@ -175,3 +177,27 @@ def picker_view(
         )
     )
     return view
+
+
+def record_fields(record: PlayerStats, *, t: Messages) -> list[Field]:
+    """A player's play games in this server: the first fields of their record."""
+    best = words.guesses(t, record.best) if record.best else "—"
+    fields = [
+        Field(t.gettext("Games"), t.number(record.played)),
+        Field(t.gettext("Won"), f"{t.number(record.won)} ({t.percent(record.win_rate)})"),
+        Field(t.gettext("Guesses made"), t.number(record.guesses)),
+        Field(t.gettext("Best win"), best),
+    ]
+    if marks := common_board.marks(record, t):
+        fields.append(Field(t.gettext("Hard mode and hints"), marks))
+    return fields
+
+
+def leaderboard(rows: Sequence[PlayerStats], *, t: Messages) -> discord.Embed:
+    """The server's best in play games."""
+    return common_board.leaderboard(
+        rows,
+        t=t,
+        title=t.gettext("Mastermind leaderboard"),
+        empty=t.gettext("No finished games yet. Start one with `/mastermind play`!"),
+    )

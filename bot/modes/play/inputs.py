@@ -10,22 +10,24 @@ from __future__ import annotations
 
 import re
 
+import discord
 from discord import app_commands
 
 from bot.engine.codes import Code
 from bot.engine.errors import BadChoice
-from bot.engine.game import Status, Variant
+from bot.engine.game import GameKind, Status, Variant
 from bot.interactions import boards, private, replies
 from bot.interactions.cogs import ModeInputs
-from bot.interactions.context import Interaction
+from bot.interactions.context import Host, Interaction
 from bot.interactions.items import Input
 from bot.interactions.options import Colours, Guesses, Pegs, shared_options, variant
 from bot.interactions.replies import actor, guarded
 from bot.modes.play import actions as play
 from bot.modes.play import board
 from bot.ui import components, i18n, ids, text
+from bot.ui.boards import Field
 from bot.ui.errors import Unpicked
-from bot.ui.i18n import slash
+from bot.ui.i18n import Messages, slash
 
 
 @guarded
@@ -150,6 +152,17 @@ async def _guess_and_report(
                     await interaction.followup.edit_message(followup, content=line + note)
                 else:
                     await interaction.edit_original_response(content=line + note)
+
+
+async def record(bot: Host, guild_id: int | None, user_id: int, t: Messages) -> list[Field]:
+    """The play part of `/mastermind stats`: the player's play games in this server."""
+    played = await bot.store.player_stats(guild_id, user_id, GameKind.PLAY)
+    return board.record_fields(played, t=t)
+
+
+async def leaderboard(bot: Host, guild_id: int, t: Messages) -> discord.Embed:
+    """`/mastermind leaderboard` of play games."""
+    return board.leaderboard(await bot.store.leaderboard(guild_id, kind=GameKind.PLAY), t=t)
 
 
 # --- the inputs discord.py routes here by custom_id --------------------------------------------

@@ -27,7 +27,7 @@ class PlayRecord:
 
     @staticmethod
     def fields(record: Mapping[str, Any], header: Record, variant: Variant) -> Record:
-        """What a play game's constructor takes (a daily game adds its puzzle)."""
+        """What a play game's constructor takes (a game built on it adds its own fields)."""
         return {
             **header,
             "variant": variant,

@@ -1,7 +1,7 @@
 """The play mode's rules: the bot holds a secret; the channel (or the starter alone) cracks it.
 
-Pure, on the engine core: each transition checks the rules and appends moves. A daily game
-(`bot.modes.daily.rules`) is a play game on the day's shared secret and follows these rules.
+Pure, on the engine core: each transition checks the rules and appends moves. Other modes
+whose players guess a secret of the bot's may build their game on `PlayGame` and these rules.
 """
 
 from __future__ import annotations

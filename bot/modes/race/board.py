@@ -10,16 +10,19 @@ by itself, so the board needs no redraw to show the time left.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 import discord
 
 from bot.engine.game import Status
 from bot.modes.common import board as common_board
+from bot.modes.common.board import average, marks
 from bot.modes.race.rules import Placing, RaceGame
 from bot.modes.review.board import review_button
-from bot.ui import components, embeds, text
-from bot.ui.boards import Drawn
+from bot.store import PlayerStats
+from bot.ui import components, embeds, text, words
+from bot.ui.boards import Drawn, Field
 from bot.ui.i18n import Messages
 from bot.ui.ids import ID, Route
 
@@ -358,3 +361,35 @@ def code_modal(game: RaceGame, made: int, *, t: Messages) -> discord.ui.Modal:
 
 def behind(t: Messages) -> str:
     return t.gettext("This board was behind the race; here it is as it stands now.")
+
+
+def _race_record(record: PlayerStats, t: Messages) -> str:
+    if not record.played:
+        return t.gettext("No races yet.")
+    line = t.gettext(
+        "Races **{played}** · won **{won}** ({rate})",
+        played=t.number(record.played),
+        won=t.number(record.won),
+        rate=t.percent(record.win_rate),
+    )
+    line += " · " + average(record, t)
+    if record.best:
+        line += " · " + t.gettext("best {guesses}", guesses=words.guesses(t, record.best))
+    shown = marks(record, t)
+    return f"{line}\n{shown}" if shown else line
+
+
+def record_field(record: PlayerStats, *, t: Messages) -> Field:
+    """A player's races in this server, in their record."""
+    return Field(t.gettext("Races"), _race_record(record, t), inline=False)
+
+
+def leaderboard(rows: Sequence[PlayerStats], *, t: Messages) -> discord.Embed:
+    """The server's best racers, with their average guesses."""
+    return common_board.leaderboard(
+        rows,
+        t=t,
+        title=t.gettext("Race leaderboard"),
+        empty=t.gettext("No finished races yet."),
+        averages=True,
+    )

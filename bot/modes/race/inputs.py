@@ -23,7 +23,7 @@ import discord
 from discord import app_commands
 
 from bot.engine.codes import Code
-from bot.engine.game import MoveKind, Reach, Variant
+from bot.engine.game import GameKind, MoveKind, Reach, Variant
 from bot.interactions import boards, private, replies
 from bot.interactions.cogs import ModeInputs
 from bot.interactions.context import Host, Interaction
@@ -36,7 +36,8 @@ from bot.modes.race import board as drawn
 from bot.modes.race.actions import JOIN_SECONDS, RACE_MINUTES
 from bot.modes.race.rules import RaceGame, RaceNotStarted, clock_move
 from bot.ui import i18n
-from bot.ui.i18n import slash
+from bot.ui.boards import Field
+from bot.ui.i18n import Messages, slash
 
 log = logging.getLogger(__name__)
 
@@ -289,6 +290,17 @@ def _timers(bot: Host) -> dict[int, asyncio.Task[None]]:
 
 JoinSeconds = app_commands.Range[int, JOIN_SECONDS[0], JOIN_SECONDS[1]]
 RaceMinutes = app_commands.Range[int, RACE_MINUTES[0], RACE_MINUTES[1]]
+
+
+async def record(bot: Host, guild_id: int | None, user_id: int, t: Messages) -> list[Field]:
+    """The race part of `/mastermind stats`: the player's races in this server."""
+    raced = await bot.store.player_stats(guild_id, user_id, GameKind.RACE)
+    return [drawn.record_field(raced, t=t)]
+
+
+async def leaderboard(bot: Host, guild_id: int, t: Messages) -> discord.Embed:
+    """`/mastermind leaderboard games:race`."""
+    return drawn.leaderboard(await bot.store.leaderboard(guild_id, kind=GameKind.RACE), t=t)
 
 
 # --- the inputs discord.py routes here by custom_id --------------------------------------------

@@ -1,7 +1,7 @@
 """The post-game review: a finished game's guesses, each beside Knuth's from the same position.
 
 Anyone in the game's channel may open the review of a finished game there; a private game
-(a daily code) only its player. A running game is never reviewed: the review would give its
+(a private one) only its player. A running game is never reviewed: the review would give its
 secret away. The work runs in the solver's workers, a guess per job (`SolverPool.review`), and a
 finished game's review is kept for the next player who opens it.
 """
@@ -46,7 +46,7 @@ _kept: OrderedDict[tuple[int, int, tuple[Clue, ...]], tuple[ReviewedGuess, ...]]
 
 def clues_of(game: core.Game, player_id: int) -> tuple[Clue, ...]:
     """The clues `player_id`'s review covers (`clues_for`: every guess of a shared game, a
-    racer's own); WrongGameKind for a game where the bot does the guessing."""
+    player's own where each plays alone); WrongGameKind where the bot does the guessing."""
     clues_for: Callable[[int], Any] | None = getattr(game, "clues_for", None)
     if clues_for is None:
         raise WrongGameKind("Reviews are for games where you crack my code.")

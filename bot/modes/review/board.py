@@ -1,6 +1,6 @@
 """The post-game review as its player sees it, and the Review button that opens it.
 
-`review_button` goes on the finished board of any game a player cracks (play, daily, race):
+`review_button` goes on the finished board of any game players crack (every guessing mode):
 its custom_id carries the game id only, so the review is worked out when clicked, also after a
 restart. The review itself is an embed sent privately: a field per guess (the codes possible
 before and after it, whether it could have been the secret, the most codes it could have left,
@@ -23,7 +23,7 @@ from bot.ui.i18n import Messages
 from bot.ui.ids import ID, Route
 
 REVIEW = Route("review", (("game", ID),))
-"""The post-game review of a finished play, daily or race game, for whoever clicks it."""
+"""The post-game review of a finished game players guessed in, for whoever clicks it."""
 
 COLOUR = discord.Colour.teal()
 

@@ -1,6 +1,6 @@
 """The Review button of a finished game: its review, privately, for whoever clicks it.
 
-The board it sits on may be any kind's (play, daily, race: `bot.ui.review.review_button`); the
+The board it sits on may be any guessing mode's (`bot.modes.review.board.review_button`); the
 click names only the game, and `bot.modes.review` decides who may see what: anyone in the
 game's channel, a private game's own player, and nobody while the game runs.
 """
@@ -38,7 +38,7 @@ async def open_review(interaction: Interaction, game_id: int) -> None:
 
 
 class ReviewButton(Input, route=board.REVIEW):
-    """Opens a finished game's review (play, daily or race) for the clicker."""
+    """Opens a finished game's review for the clicker."""
 
     async def act(self, interaction: Interaction, values: list[str]) -> None:
         await open_review(interaction, self.fields["game"])

@@ -10,8 +10,9 @@ import discord
 from bot.engine.answers import possible_answers
 from bot.engine.game import Game, Status
 from bot.modes.solve.rules import SolveGame
+from bot.store import PlayerStats
 from bot.ui import components, text, words
-from bot.ui.boards import Drawn
+from bot.ui.boards import Drawn, Field
 from bot.ui.components import BUTTONS_PER_ROW, MAX_ROWS
 from bot.ui.embeds import (
     STATUS_COLOUR,
@@ -196,3 +197,21 @@ def solve_note(
             words=text.peg_words(black, white, t=t),
         )
     return None
+
+
+def _solve_record(record: PlayerStats, t: Messages) -> str:
+    if not record.played:
+        return t.gettext("None yet: `/mastermind solve` and I crack yours.")
+    line = t.gettext(
+        "Games **{played}** · I cracked **{won}**",
+        played=t.number(record.played),
+        won=t.number(record.won),
+    )
+    if record.best:
+        line += " · " + t.gettext("my best: {guesses}", guesses=words.guesses(t, record.best))
+    return line
+
+
+def record_field(record: PlayerStats, *, t: Messages) -> Field:
+    """The codes a player held for the bot, in their record."""
+    return Field(t.gettext("Codes you held (solve)"), _solve_record(record, t), inline=False)

@@ -11,7 +11,7 @@ from bot.engine.game import Variant
 from bot.engine.strategies import DEFAULT_STRATEGY
 from bot.interactions import boards, replies
 from bot.interactions.cogs import ModeInputs
-from bot.interactions.context import Interaction
+from bot.interactions.context import Host, Interaction
 from bot.interactions.items import Input
 from bot.interactions.options import STRATEGY_CHOICES, Colours, Pegs, shared_options, variant
 from bot.interactions.replies import actor, guarded
@@ -20,7 +20,8 @@ from bot.modes.solve import actions as solve
 from bot.modes.solve import board
 from bot.modes.solve.rules import SolveGame
 from bot.ui import i18n
-from bot.ui.i18n import slash
+from bot.ui.boards import Field
+from bot.ui.i18n import Messages, slash
 
 
 @guarded
@@ -121,6 +122,11 @@ async def _show(interaction: Interaction, step: solve.SolveStep) -> None:
     drew = await boards.show(interaction.client, step.game.id, step.game.version, draw, message_id)
     if not drew and not interaction.response.is_done():
         await interaction.response.defer()
+
+
+async def record(bot: Host, guild_id: int | None, user_id: int, t: Messages) -> list[Field]:
+    """The solve part of `/mastermind stats`: the codes the player held for the bot."""
+    return [board.record_field(await bot.store.solve_stats(guild_id, user_id), t=t)]
 
 
 # --- the inputs discord.py routes here by custom_id --------------------------------------------
