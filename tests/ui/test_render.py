@@ -2,20 +2,38 @@
 
 from __future__ import annotations
 
+import importlib
+import importlib.util
+import pkgutil
 import re
 from dataclasses import replace
 
 import pytest
 
+import bot.modes
 from bot.engine.errors import NotYourGame, OwnerReason
 from bot.engine.game import Variant
-from bot.modes.common import board as common_board
+from bot.modes.play import board as play_board
+from bot.modes.race import board as race_board
 from bot.modes.solve import board as solve_board
 from bot.modes.solve.rules import new_solve_game
 from bot.ui import ids
 from bot.ui.errors import friendly
 
-ROUTES = [value for value in vars(ids).values() if isinstance(value, ids.Route)]
+BOARDS = [
+    importlib.import_module(f"bot.modes.{m.name}.board")
+    for m in pkgutil.iter_modules(bot.modes.__path__)
+    if m.ispkg and importlib.util.find_spec(f"bot.modes.{m.name}.board") is not None
+]
+ROUTES = [
+    value for board in BOARDS for value in vars(board).values() if isinstance(value, ids.Route)
+]
+
+
+def test_every_mode_board_holds_routes_and_no_prefix_is_taken_twice() -> None:
+    assert len(ROUTES) >= 20
+    prefixes = [route.prefix for route in ROUTES]
+    assert len(prefixes) == len(set(prefixes))
 
 
 @pytest.mark.parametrize("route", ROUTES, ids=lambda r: r.prefix)
@@ -29,8 +47,8 @@ def test_every_route_reads_back_what_it_wrote(route: ids.Route) -> None:
 
 
 def test_the_modal_route_reads_ids_with_and_without_the_nonce() -> None:
-    assert ids.CODE_MODAL_PATTERN.fullmatch("mm:code:42:77")["nonce"] == "77"  # type: ignore[index]
-    assert ids.CODE_MODAL_PATTERN.fullmatch("mm:code:42")["nonce"] is None  # type: ignore[index]
+    assert play_board.CODE_MODAL_PATTERN.fullmatch("mm:code:42:77")["nonce"] == "77"  # type: ignore[index]
+    assert play_board.CODE_MODAL_PATTERN.fullmatch("mm:code:42")["nonce"] is None  # type: ignore[index]
 
 
 @pytest.mark.parametrize("reason", list(OwnerReason))
@@ -62,12 +80,12 @@ def test_the_race_leaderboard_gives_averages_and_marks_hard_wins_and_hints() -> 
         PlayerStats(1, played=3, won=2, guesses=13, best=3, hard_won=1, kind=GameKind.RACE),
         PlayerStats(2, played=2, won=0, guesses=9, hinted=1, kind=GameKind.RACE),
     ]
-    board = common_board.leaderboard(rows, t=ENGLISH, kind=GameKind.RACE)
+    board = race_board.leaderboard(rows, t=ENGLISH)
     first, second = (board.description or "").splitlines()
     assert first == "🥇 <@1>: 2 won of 3, best 3 · 4.3 guesses on average 💪"
     assert second == "🥈 <@2>: 0 won of 2 · 4.5 guesses on average 💡"
     assert board.footer.text == "💪 won in hard mode · 💡 played with hints"
-    polish = common_board.leaderboard(rows, t=messages("pl"), kind=GameKind.RACE)
+    polish = race_board.leaderboard(rows, t=messages("pl"))
     assert "średnio 4,3 próby" in (polish.description or "")
-    plain = common_board.leaderboard([replace(rows[0], hard_won=0)], t=ENGLISH)
+    plain = play_board.leaderboard([replace(rows[0], hard_won=0)], t=ENGLISH)
     assert plain.footer.text is None and "average" not in (plain.description or "")
