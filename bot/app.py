@@ -22,6 +22,7 @@ from bot.modes import registry
 from bot.modes.commands import Mastermind
 from bot.solver_pool import SolverPool
 from bot.store import JOBS_LEASE, LeaseKeeper, Store, open_lease, open_store
+from bot.ui.i18n import Messages
 from bot.ui.i18n.translator import CatalogueTranslator
 
 log = logging.getLogger(__name__)
@@ -79,7 +80,7 @@ class MastermindBot(Host):
         self.solver = SolverPool(self.settings.solver_workers, self.settings.solver_time_budget)
         await self.solver.warm_up()
         await self.add_cog(Mastermind(self))
-        for make in (*(spec.cog for spec in registry.MODES), *registry.FEATURES):
+        for make in (*(spec.cog for spec in registry.MODES), *(f.cog for f in registry.FEATURES)):
             await self.add_cog(make(self))
         self.tree.error(on_app_command_error)
         await self.tree.set_translator(CatalogueTranslator())  # commands in every language
@@ -99,6 +100,9 @@ class MastermindBot(Host):
 
     def kind_of(self, game: Game) -> KindView:
         return registry.spec_of(game)
+
+    def words_for(self, error: BaseException, t: Messages) -> str | None:
+        return registry.words_for(error, t)
 
     async def sync_commands(self) -> None:
         """Sync only when the application, scope or tree changed since the last sync."""

@@ -1,8 +1,9 @@
 """The bot as every input sees it, and the interaction type every handler receives.
 
 Handlers type the bot through `Host`, a small base class of the discord.py bot that says what
-the app provides (the store, the solver, the settings, the clock and the modes' table), so
-nothing here or in a mode imports the app, and the app imports what it hosts.
+the app provides (the store, the solver, the settings, the clock, the modes' table and their
+words for their refusals), so nothing here or in a mode imports the app, and the app imports
+what it hosts.
 """
 
 from __future__ import annotations
@@ -54,6 +55,11 @@ class Host(commands.AutoShardedBot):
     def kind_of(self, game: Game) -> KindView:
         """The mode that owns `game` (the registry's entry for its kind)."""
         raise NotImplementedError
+
+    def words_for(self, error: BaseException, t: Messages) -> str | None:
+        """A mode's own words for `error` (its board's), or None where the shared floors'
+        words apply (`bot.ui.errors`)."""
+        return None
 
 
 Interaction: TypeAlias = discord.Interaction[Host]

@@ -1,15 +1,16 @@
 """Every way to play, listed once: the one place that names each mode.
 
 A mode is a package (`bot.modes.<mode>`: rules, record, actions, board, inputs) and one line in
-`MODES`. The app loads each mode's cog, the store learns each kind's record, and the shared
-machinery (boards kept in step, giving up) asks a game's `ModeSpec` how to draw it; no code
-outside a mode's package switches on the kind of a game.
+`MODES`. The app loads each mode's cog, the store learns each kind's record, the shared
+machinery (boards kept in step, giving up) asks a game's `ModeSpec` how to draw it, and a
+refusal of the mode's own is said in the words its board lists (`words_for`); no code outside a
+mode's package switches on the kind of a game.
 """
 
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Generic
 
 from discord.ext import commands
@@ -27,6 +28,7 @@ from bot.modes.play.record import PlayRecord
 from bot.modes.race import board as race_board
 from bot.modes.race import inputs as race_inputs
 from bot.modes.race.record import RaceRecord
+from bot.modes.review import board as review_board
 from bot.modes.review import inputs as review_inputs
 from bot.modes.solve import actions as solve_actions
 from bot.modes.solve import board as solve_board
@@ -35,6 +37,7 @@ from bot.modes.solve.record import SolveRecord
 from bot.solver_pool import SolverPool
 from bot.store import codec
 from bot.ui.boards import Drawn
+from bot.ui.errors import ErrorWords, say
 from bot.ui.i18n import Messages
 
 
@@ -60,6 +63,8 @@ class ModeSpec(Generic[G]):
     """The public line once a player gave the game up."""
     count: Callable[[SolverPool, G], Awaitable[int | None]] = _no_count
     """What a board drawn from the store alone asks the solver (nothing, for most)."""
+    errors: ErrorWords = field(default_factory=dict)
+    """The mode's own refusals in words (its board's `ERRORS`)."""
 
     async def codes_left(self, solver: SolverPool, game: Game) -> int | None:
         return await self.count(solver, game)  # type: ignore[arg-type]  # the kind's own game
@@ -73,6 +78,7 @@ MODES: tuple[ModeSpec[Any], ...] = (
         play_board.draw,
         play_board.confirm,
         play_board.ended,
+        errors=play_board.ERRORS,
     ),
     ModeSpec(
         GameKind.SOLVE,
@@ -82,6 +88,7 @@ MODES: tuple[ModeSpec[Any], ...] = (
         solve_board.confirm,
         solve_board.ended,
         solve_actions.remaining,
+        errors=solve_board.ERRORS,
     ),
     ModeSpec(
         GameKind.DAILY,
@@ -90,6 +97,7 @@ MODES: tuple[ModeSpec[Any], ...] = (
         daily_board.draw,
         daily_board.confirm,
         daily_board.ended,
+        errors=daily_board.ERRORS,
     ),
     ModeSpec(
         GameKind.RACE,
@@ -98,15 +106,32 @@ MODES: tuple[ModeSpec[Any], ...] = (
         race_board.draw,
         race_board.confirm,
         race_board.ended,
+        errors=race_board.ERRORS,
     ),
 )
 
-FEATURES: tuple[Callable[[Host], commands.Cog], ...] = (
-    common_inputs.CommonInputs,
-    hint_inputs.HintInputs,
-    review_inputs.ReviewInputs,
+
+@dataclass(frozen=True)
+class Feature:
+    """What several modes share (giving up, hints, the review): its inputs, and its own
+    refusals in words."""
+
+    cog: Callable[[Host], commands.Cog]
+    errors: ErrorWords = field(default_factory=dict)
+
+
+FEATURES: tuple[Feature, ...] = (
+    Feature(common_inputs.CommonInputs),
+    Feature(hint_inputs.HintInputs),
+    Feature(review_inputs.ReviewInputs, review_board.ERRORS),
 )
-"""What several modes share, each with its own inputs: giving up, hints, the review."""
+
+ERRORS: ErrorWords = {
+    error: words
+    for table in (*(spec.errors for spec in MODES), *(feature.errors for feature in FEATURES))
+    for error, words in table.items()
+}
+"""Every mode's and feature's own refusals in words; the shared floors' are in bot.ui.errors."""
 
 BY_KIND: dict[str, ModeSpec[Any]] = {spec.kind: spec for spec in MODES}
 
@@ -117,3 +142,8 @@ for _spec in MODES:
 def spec_of(game: Game) -> ModeSpec[Any]:
     """The mode that owns `game`."""
     return BY_KIND[game.kind]
+
+
+def words_for(error: BaseException, t: Messages) -> str | None:
+    """A mode's (or feature's) own words for `error`; None where the shared floors' apply."""
+    return say(error, t, ERRORS)

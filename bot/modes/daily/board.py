@@ -13,12 +13,14 @@ from typing import Any
 
 import discord
 
+from bot.engine.errors import DailyAlreadyPlayed
 from bot.engine.game import Status
 from bot.modes.daily.rules import DailyGame
 from bot.modes.play import board as play_board
 from bot.modes.review import board as review
 from bot.ui import components, embeds, ids, text
 from bot.ui.boards import Drawn
+from bot.ui.errors import ErrorWords
 from bot.ui.i18n import Messages
 
 EMPTY_PEG = "▫️"
@@ -214,3 +216,11 @@ def not_finished(puzzle: int, *, t: Messages) -> str:
         "You have no result for daily #{number} yet. Play it with /mastermind daily.",
         number=puzzle,
     )
+
+
+ERRORS: ErrorWords = {
+    DailyAlreadyPlayed: lambda _, t: t.gettext(
+        "You have already played today's code; a new one comes at midnight UTC."
+    ),
+}
+"""The daily mode's refusals in words (the store raises `DailyAlreadyPlayed`)."""

@@ -6,8 +6,8 @@ from __future__ import annotations
 import discord
 
 from bot.engine.codes import Code
-from bot.engine.game import Status
-from bot.modes.play.rules import PlayGame
+from bot.engine.game import MoveKind, Status
+from bot.modes.play.rules import NotAPlayGame, PlayGame
 from bot.modes.review.board import review_button
 from bot.ui import components, ids, text
 from bot.ui.boards import Drawn
@@ -19,6 +19,7 @@ from bot.ui.embeds import (
     variant_line,
     who,
 )
+from bot.ui.errors import ErrorWords
 from bot.ui.i18n import Messages
 from bot.ui.text import mention
 
@@ -144,3 +145,13 @@ def mark_board(embed: discord.Embed, game: PlayGame, *, t: Messages) -> discord.
     if game.hints:
         embed.add_field(name=t.gettext("Hints used"), value=t.number(game.hints))
     return embed
+
+
+def _not_a_play_game(error: NotAPlayGame, t: Messages) -> str:
+    if error.tried is MoveKind.HINT:
+        return t.gettext("Hints are for games where you guess my code.")
+    return t.gettext("In this game I guess your code: answer my guesses instead.")
+
+
+ERRORS: ErrorWords = {NotAPlayGame: _not_a_play_game}
+"""The play mode's refusals in words."""

@@ -15,10 +15,23 @@ from typing import Any
 import discord
 
 from bot.engine.game import Status
-from bot.modes.race.rules import Placing, RaceGame
+from bot.modes.race.actions import RaceNeedsServer
+from bot.modes.race.rules import (
+    AlreadyJoined,
+    NotARace,
+    NotInRace,
+    Placing,
+    RaceFinished,
+    RaceFull,
+    RaceGame,
+    RaceNotStarted,
+    RaceStarted,
+    RaceTiming,
+)
 from bot.modes.review.board import review_button
 from bot.ui import components, embeds, ids, text
 from bot.ui.boards import Drawn
+from bot.ui.errors import ErrorWords
 from bot.ui.i18n import Messages
 
 EMPTY_PEG = "▫️"
@@ -346,3 +359,27 @@ def code_modal(game: RaceGame, made: int, *, t: Messages) -> discord.ui.Modal:
 
 def behind(t: Messages) -> str:
     return t.gettext("This board was behind the race; here it is as it stands now.")
+
+
+ERRORS: ErrorWords = {
+    NotInRace: lambda _, t: t.gettext(
+        "You are not in this race; join the next one while its lobby is open."
+    ),
+    AlreadyJoined: lambda _, t: t.gettext("You are already in this race."),
+    RaceFull: lambda _, t: t.gettext("This race is full."),
+    RaceNotStarted: lambda _, t: t.gettext(
+        "The race has not started yet: wait for the starter or the clock."
+    ),
+    RaceStarted: lambda _, t: t.gettext("This race has already started; join the next one."),
+    RaceFinished: lambda _, t: t.gettext(
+        "You have finished this race: watch its board for the others."
+    ),
+    NotARace: lambda _, t: t.gettext("That belongs to a race; this game is not one."),
+    RaceTiming: lambda _, t: t.gettext(
+        "A race needs a join window of 0 s or more and a time limit."
+    ),
+    RaceNeedsServer: lambda _, t: t.gettext(
+        "Races are run in the channels of servers I have joined."
+    ),
+}
+"""The race mode's refusals in words."""
