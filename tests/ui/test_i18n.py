@@ -19,7 +19,7 @@ from babel.messages.pofile import read_po
 from discord import app_commands
 
 from bot.engine import game as rules
-from bot.engine.codes import CodeSpace
+from bot.engine.codes import CodeError, CodeSpace
 from bot.engine.errors import (
     BadChoice,
     DailyAlreadyPlayed,
@@ -420,6 +420,35 @@ def test_every_error_of_the_rules_has_words_of_its_own() -> None:
     assert kinds <= worded, kinds - worded
     assert kinds <= {type(error) for error in ENGINE_ERRORS}, kinds - set(map(type, ENGINE_ERRORS))
     assert not set(errors.WORDS) & set(registry.ERRORS), "a kind has words in two places"
+
+
+PLAYER_ERRORS = {
+    cls.__name__
+    for cls in (*_subclasses(GameError), GameError, CodeError, TooLarge, StoreBusy, AlreadyApplied)
+} | {cls.__name__ for cls in (SolverUnavailable, *SolverUnavailable.__subclasses__())}
+BELOW_THE_UI = sorted(
+    [
+        *(BOT / "engine").rglob("*.py"),
+        BOT / "store" / "errors.py",
+        BOT / "solver_pool.py",
+        *(p for p in (BOT / "modes").rglob("*.py") if p.stem in {"rules", "actions", "record"}),
+    ]
+)
+
+
+WORDS_IN_A_ROW = re.compile(r"[A-Za-z']+ [A-Za-z']+ [A-Za-z']+ [A-Za-z']+")
+"""Four words in a row: a sentence, where a code and its data would do."""
+
+
+@pytest.mark.parametrize("path", BELOW_THE_UI, ids=lambda p: str(p.relative_to(BOT)))
+def test_no_error_a_player_meets_is_raised_with_words(path: Path) -> None:
+    """Below the UI an error a player can meet gets its code and data, never a sentence."""
+    for node in ast.walk(ast.parse(path.read_text())):
+        if isinstance(node, ast.Call) and _call_name(node) in PLAYER_ERRORS:
+            for arg in node.args:
+                for part in ast.walk(arg):
+                    if isinstance(part, ast.Constant) and isinstance(part.value, str):
+                        assert not WORDS_IN_A_ROW.search(part.value), f"{path.name}:{part.lineno}"
 
 
 # --- nothing bypasses the catalogue -------------------------------------------------------------
