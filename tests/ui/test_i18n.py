@@ -477,7 +477,7 @@ SINK_KEYWORDS = {"content", "title", "description", "name", "value", "text", "la
 ALLOWED = {
     "Mastermind · ",  # the game's name, in every language
 }
-"""String literals in bot/ui and bot/cogs that read like prose but are not said to players."""
+"""String literals in SPEAKERS that read like prose but are not said to players."""
 
 
 def _is_docstring(node: ast.AST, parent: ast.AST | None) -> bool:
@@ -548,7 +548,14 @@ def prose_outside_the_catalogue(path: Path) -> Iterator[str]:
             yield f"{path.name}:{node.lineno}: {node.value!r}"
 
 
-SPEAKERS = sorted([*(BOT / "ui").rglob("*.py"), *(BOT / "cogs").rglob("*.py")])
+SPEAKERS = sorted(
+    [
+        *(BOT / "ui").rglob("*.py"),
+        *(BOT / "interactions").rglob("*.py"),
+        *(p for p in (BOT / "modes").rglob("*.py") if p.stem not in {"rules", "actions", "record"}),
+    ]
+)
+"""Where the words a player reads are written: the UI, the inputs and every mode's board."""
 
 
 @pytest.mark.parametrize("path", SPEAKERS, ids=lambda p: str(p.relative_to(BOT)))
