@@ -21,6 +21,7 @@ from bot.interactions.replies import on_app_command_error
 from bot.modes import registry
 from bot.solver_pool import SolverPool
 from bot.store import JOBS_LEASE, LeaseKeeper, Store, open_lease, open_store
+from bot.ui.i18n import Messages
 from bot.ui.i18n.translator import CatalogueTranslator
 
 log = logging.getLogger(__name__)
@@ -100,6 +101,9 @@ class MastermindBot(Host):
 
     def modes(self) -> Sequence[KindView]:
         return registry.MODES
+
+    def words_for(self, error: BaseException, t: Messages) -> str | None:
+        return registry.words_for(error, t)
 
     async def sync_commands(self) -> None:
         """Sync only when the application, scope or tree changed since the last sync."""

@@ -4,8 +4,8 @@ Solving takes from a millisecond to a couple of seconds; in a worker process it 
 the event loop (or the GIL) that keeps every other game responsive. Moves and simulations run
 in separate worker pools, so a simulation can never make a player's move wait: the move
 workers only ever see short jobs. Simulations are admitted under limits (one per player, a few
-in all) and each is bounded by a `SimulationBudget`; beyond the limits the player is told, in
-one sentence, to come back later (`SolverBusy`).
+in all) and each is bounded by a `SimulationBudget`; beyond the limits the player is told
+to come back later (`SolverBusy`).
 """
 
 from __future__ import annotations
@@ -15,6 +15,7 @@ import time
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from enum import StrEnum
 from typing import TypeVar
 
 from bot.engine import jobs
@@ -36,22 +37,30 @@ History = Sequence[tuple[Sequence[int], int, int]]
 """(guess colours, black, white) per answered guess, 0-based colours."""
 
 
+class Unavailable(StrEnum):
+    """Why the solver cannot take a request now (the UI says each in the player's language)."""
+
+    ONE_PER_PLAYER = "one-simulation-per-player"
+    TOO_MANY = "too-many-simulations"
+    RESTARTED = "solver-restarted"
+    SHUTTING_DOWN = "shutting-down"
+    REVIEWING = "review-in-progress"
+
+
 class SolverUnavailable(RuntimeError):
-    """The solver cannot answer this request now; str() is a message for the player."""
+    """The solver cannot answer this request now; `reason` says why."""
+
+    def __init__(self, reason: Unavailable) -> None:
+        super().__init__(reason)
+        self.reason = reason
+
+    @property
+    def code(self) -> str:
+        return self.reason.value
 
 
 class SolverBusy(SolverUnavailable):
-    """Too much expensive work is already running or waiting; str() is one friendly sentence."""
-
-
-ONE_PER_PLAYER = (
-    "You already have a simulation running; its chart will be posted when it is done, "
-    "then you can start another."
-)
-TOO_MANY = "The simulator is busy with other players' simulations; please try again in a minute."
-RESTARTED = "The solver restarted; please try again."
-SHUTTING_DOWN = "The bot is shutting down; please try again in a minute."
-REVIEWING = "Your last review is still being worked out; it will be here in a moment."
+    """Too much expensive work is already running or waiting (a simulation, a review)."""
 
 
 @dataclass(frozen=True)
@@ -116,7 +125,7 @@ class SolverPool:
         """The first guess of a solve game (no answer yet, so some code is always left)."""
         move = await self.next_move(pegs, colours, duplicates, strategy, [], seed)
         if isinstance(move, NoCodeLeft):  # pragma: no cover - no answers, nothing to contradict
-            raise SolverUnavailable(move.message)
+            raise RuntimeError(f"the opening found no code left after answer {move.index + 1}")
         return move
 
     async def knuth_guesses(
@@ -168,7 +177,7 @@ class SolverPool:
         player at a time (SolverBusy otherwise).
         """
         if user_id in self._reviewing:
-            raise SolverBusy(REVIEWING)
+            raise SolverBusy(Unavailable.REVIEWING)
         self._reviewing.add(user_id)
         variant = VariantSpec(pegs, colours, duplicates)
         plain = list(history)
@@ -192,9 +201,9 @@ class SolverPool:
         """
         limits = self.simulation_limits
         if self._simulating[user_id] >= limits.per_user:
-            raise SolverBusy(ONE_PER_PLAYER)
+            raise SolverBusy(Unavailable.ONE_PER_PLAYER)
         if self.simulations_in_flight >= limits.in_flight:
-            raise SolverBusy(TOO_MANY)
+            raise SolverBusy(Unavailable.TOO_MANY)
 
     @property
     def simulations_in_flight(self) -> int:
@@ -255,10 +264,10 @@ class SolverPool:
 
     @staticmethod
     async def _call(workers: WorkerProcesses, function: Callable[..., T], *args: object) -> T:
-        """Run a job; a lost or closed pool becomes SolverUnavailable with a player's message."""
+        """Run a job; a lost or closed pool becomes SolverUnavailable, saying which."""
         try:
             return await workers.run(function, *args)
         except WorkerLost:
-            raise SolverUnavailable(RESTARTED) from None
+            raise SolverUnavailable(Unavailable.RESTARTED) from None
         except WorkersClosed:
-            raise SolverUnavailable(SHUTTING_DOWN) from None
+            raise SolverUnavailable(Unavailable.SHUTTING_DOWN) from None

@@ -20,14 +20,11 @@ from bot.engine.codes import CodeSpace
 from bot.engine.job_types import NextGuess, NoCodeLeft, SimulationBudget, SimulationResult
 from bot.engine.simulate import simulate
 from bot.solver_pool import (
-    ONE_PER_PLAYER,
-    RESTARTED,
-    SHUTTING_DOWN,
-    TOO_MANY,
     SimulationLimits,
     SolverBusy,
     SolverPool,
     SolverUnavailable,
+    Unavailable,
 )
 from tests.discord_fake import FakeDiscord
 
@@ -94,13 +91,15 @@ async def test_limits_refuse_politely_and_moves_never_wait(pool: SolverPool) -> 
 
     with pytest.raises(SolverBusy) as mine:
         await pool.simulation(3, 4, True, "knuth", user_id=1)
-    assert str(mine.value) == ONE_PER_PLAYER and isinstance(mine.value, SolverUnavailable)
+    assert mine.value.reason is Unavailable.ONE_PER_PLAYER and isinstance(
+        mine.value, SolverUnavailable
+    )
 
     second = asyncio.create_task(pool.simulation(6, 10, True, "entropy", user_id=2))
     await asyncio.sleep(0)
     with pytest.raises(SolverBusy) as everyone:
         pool.check_simulation(3)
-    assert str(everyone.value) == TOO_MANY
+    assert everyone.value.reason is Unavailable.TOO_MANY
     assert pool.simulations_in_flight == 2
 
     # Both simulations take a minute or more, and one of them is running: moves still answer.
@@ -113,7 +112,7 @@ async def test_limits_refuse_politely_and_moves_never_wait(pool: SolverPool) -> 
 
     pool.shutdown(grace=0.0)
     for task in (first, second):
-        with pytest.raises(SolverUnavailable, match=SHUTTING_DOWN):
+        with pytest.raises(SolverUnavailable, match=Unavailable.SHUTTING_DOWN):
             await task
     assert pool.simulations_in_flight == 0
 
@@ -127,9 +126,9 @@ async def test_shutdown_joins_every_worker_even_a_busy_one(pool: SolverPool) -> 
     await pool.close(grace=0.2)
 
     assert pool.pids == [] and not any(alive(pid) for pid in pids)
-    with pytest.raises(SolverUnavailable, match=SHUTTING_DOWN):
+    with pytest.raises(SolverUnavailable, match=Unavailable.SHUTTING_DOWN):
         await busy
-    with pytest.raises(SolverUnavailable, match=SHUTTING_DOWN):
+    with pytest.raises(SolverUnavailable, match=Unavailable.SHUTTING_DOWN):
         await pool.next_move(4, 6, True, "knuth", [], 0)
     pool.shutdown()  # a second shutdown is harmless
 
@@ -138,9 +137,9 @@ async def test_simulations_can_be_ended_first_and_moves_go_on(pool: SolverPool) 
     running = asyncio.create_task(pool.simulation(6, 10, True, "knuth", user_id=1))
     await asyncio.sleep(0.5)
     pool.stop_simulations()
-    with pytest.raises(SolverUnavailable, match=SHUTTING_DOWN):
+    with pytest.raises(SolverUnavailable, match=Unavailable.SHUTTING_DOWN):
         await running
-    with pytest.raises(SolverUnavailable, match=SHUTTING_DOWN):
+    with pytest.raises(SolverUnavailable, match=Unavailable.SHUTTING_DOWN):
         await pool.simulation(3, 4, True, "knuth", user_id=2)
     assert isinstance(await pool.next_move(4, 6, True, "knuth", [], 0), NextGuess)
     assert len(pool.pids) == 1  # the move worker only
@@ -151,7 +150,7 @@ async def test_a_killed_worker_is_replaced(pool: SolverPool) -> None:
     await asyncio.sleep(0.5)
     simulation_worker = pool.pids[-1]
     os.kill(simulation_worker, signal.SIGKILL)
-    with pytest.raises(SolverUnavailable, match=RESTARTED):
+    with pytest.raises(SolverUnavailable, match=Unavailable.RESTARTED):
         await running
     result = await pool.simulation(3, 4, True, "knuth", user_id=1)
     assert result.games == 64 and simulation_worker not in pool.pids
@@ -198,7 +197,10 @@ async def test_a_second_simulation_by_the_same_player_is_refused_privately(
         await fake_discord.wait_for(lambda: bot.solver.simulations_in_flight == 1, 10.0)
         again = await slash("games", "alice", "mastermind", "simulate", options=sweep)
         refused = await again.response()
-        assert refused.ephemeral and refused.text == ONE_PER_PLAYER
+        assert refused.ephemeral and refused.text == (
+            "You already have a simulation running; its chart will be posted when it is done, "
+            "then you can start another."
+        )
         chart = await first.settled(timeout=60.0)
         assert not chart.ephemeral and "every secret" in chart.text
         assert bot.solver.simulations_in_flight == 0

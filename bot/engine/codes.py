@@ -100,7 +100,7 @@ def colour_counts(codes: np.ndarray, colours: int) -> np.ndarray:
 
 class CodeProblem(StrEnum):
     """Why a code or variant cannot be used: with `CodeError.details`, what a presentation
-    layer needs to say it in the player's language (the message itself is English)."""
+    layer needs to say it in the player's language (`bot.ui.code_errors`)."""
 
     PEGS_RANGE = "pegs-range"  # pegs
     COLOURS_RANGE = "colours-range"  # colours
@@ -117,14 +117,15 @@ class CodeProblem(StrEnum):
     NEGATIVE_ANSWER = "negative-answer"
     TOO_MANY_PEGS = "too-many-pegs"  # black, white, pegs
     IMPOSSIBLE_ANSWER = "impossible-answer"  # black
+    ALREADY_SOLVED = "already-solved"  # the solver was asked past an all-black answer
 
 
 class CodeError(ValueError):
-    """A code a player wrote cannot be used; the message says what to fix (in English), and
-    `problem` with `details` say the same as data, for a translation."""
+    """A code a player wrote cannot be used: `problem` says why and `details` hold its data,
+    so the UI can say what to fix in the player's language. `str(error)` is both, for logs."""
 
-    def __init__(self, message: str, problem: CodeProblem | None = None, **details: Any) -> None:
-        super().__init__(message)
+    def __init__(self, problem: CodeProblem, **details: Any) -> None:
+        super().__init__(f"{problem}: {details}" if details else str(problem))
         self.problem = problem
         self.details = details
 
@@ -149,20 +150,16 @@ class CodeSpace:
     def __init__(self, pegs: int, colours: int, duplicates: bool = True) -> None:
         if not MIN_PEGS <= pegs <= MAX_PEGS:
             raise CodeError(
-                f"A code has {MIN_PEGS} to {MAX_PEGS} pegs, not {pegs}.",
                 CodeProblem.PEGS_RANGE,
                 pegs=pegs,
             )
         if not MIN_COLOURS <= colours <= MAX_COLOURS:
             raise CodeError(
-                f"A game has {MIN_COLOURS} to {MAX_COLOURS} colours, not {colours}.",
                 CodeProblem.COLOURS_RANGE,
                 colours=colours,
             )
         if not duplicates and colours < pegs:
             raise CodeError(
-                f"Without repeated colours, {pegs} pegs need at least {pegs} colours "
-                f"(this game has {colours}).",
                 CodeProblem.TOO_FEW_COLOURS,
                 pegs=pegs,
                 colours=colours,
@@ -213,7 +210,6 @@ class CodeSpace:
         """The code of rank `index`; inverse of `index_of`."""
         if not 0 <= index < self.size:
             raise CodeError(
-                f"There is no code number {index} in a space of {self.size}.",
                 CodeProblem.NO_SUCH_INDEX,
                 index=index,
                 size=self.size,
@@ -237,7 +233,6 @@ class CodeSpace:
         code = tuple(int(c) for c in code)
         if len(code) != self.pegs:
             raise CodeError(
-                f"A code here has {self.pegs} pegs; that one has {len(code)}.",
                 CodeProblem.LENGTH,
                 pegs=self.pegs,
                 count=len(code),
@@ -247,7 +242,6 @@ class CodeSpace:
         for colour in code:
             if not 0 <= colour < self.colours:
                 raise CodeError(
-                    f"Colour number {colour + 1} is not in this game.",
                     CodeProblem.COLOUR_NUMBER,
                     colour=colour,
                 )
@@ -288,15 +282,12 @@ class CodeSpace:
         text = (text or "").replace(_VARIATION_SELECTOR, "").strip()
         if not text:
             raise CodeError(
-                f"Write a code of {self.pegs} colours, for example {self.example()}.",
                 CodeProblem.EMPTY,
                 pegs=self.pegs,
                 example=self.example(),
             )
         if len(text) > self.MAX_INPUT:
             raise CodeError(
-                f"That is {len(text):,} characters; a code here is {self.pegs} colours, "
-                f"for example {self.example()}.",
                 CodeProblem.TOO_LONG,
                 length=len(text),
                 pegs=self.pegs,
@@ -308,8 +299,6 @@ class CodeSpace:
                 code.extend(self._read_chunk(chunk))
         if len(code) != self.pegs:
             raise CodeError(
-                f"A code here has {self.pegs} pegs; {excerpt(text)} has {len(code)}. "
-                f"Example: {self.example()}.",
                 CodeProblem.LENGTH,
                 pegs=self.pegs,
                 count=len(code),
@@ -332,8 +321,6 @@ class CodeSpace:
             if colour >= self.colours:
                 shown = chunk[position : position + len(token)]
                 raise CodeError(
-                    f"{COLOURS[colour].name.capitalize()} ({excerpt(shown)}) is not in this game. "
-                    f"Colours: {self.legend()}.",
                     CodeProblem.NOT_IN_GAME,
                     colour=colour,
                     token=shown,
@@ -367,14 +354,11 @@ class CodeSpace:
         token = bad.group(0) if bad else chunk[position:]
         if token.isdigit():
             return CodeError(
-                f"{excerpt(token)} is not a colour here: use digits {self.digit_range()}. "
-                f"Colours: {self.legend()}.",
                 CodeProblem.UNKNOWN_DIGIT,
                 token=token,
                 colours=self.colours,
             )
         return CodeError(
-            f"I don't know the colour {excerpt(token)}. Colours: {self.legend()}.",
             CodeProblem.UNKNOWN_COLOUR,
             token=token,
             colours=self.colours,
@@ -382,9 +366,7 @@ class CodeSpace:
 
     def _repeats(self, code: Code) -> CodeError:
         repeated = sorted({c for c in code if code.count(c) > 1})
-        names = ", ".join(COLOURS[c].name for c in repeated)
         return CodeError(
-            f"Colours may not repeat in this game, and {names} does.",
             CodeProblem.REPEATS,
             repeated=tuple(repeated),
         )
@@ -428,11 +410,9 @@ class CodeSpace:
     def check_answer(self, black: int, white: int) -> None:
         """Refuse answers no secret can produce."""
         if black < 0 or white < 0:
-            raise CodeError("Black and white pegs are counted from 0.", CodeProblem.NEGATIVE_ANSWER)
+            raise CodeError(CodeProblem.NEGATIVE_ANSWER)
         if black + white > self.pegs:
             raise CodeError(
-                f"{black} black and {white} white is {black + white} pegs, but a code has only "
-                f"{self.pegs}.",
                 CodeProblem.TOO_MANY_PEGS,
                 black=black,
                 white=white,
@@ -440,8 +420,6 @@ class CodeSpace:
             )
         if black == self.pegs - 1 and white == 1:
             raise CodeError(
-                f"{black} black and 1 white cannot happen: if {black} pegs are right, the last "
-                "one cannot be the right colour in the wrong place.",
                 CodeProblem.IMPOSSIBLE_ANSWER,
                 black=black,
             )

@@ -13,13 +13,21 @@ active games with the secret withheld, so only the scoring path ever reads it.
 from __future__ import annotations
 
 import secrets
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from functools import cached_property
 from typing import ClassVar, Self, TypeVar
 
 from bot.engine.codes import Code, CodeError, CodeSpace
-from bot.engine.errors import GameOver, InvalidGuess, InvalidVariant, SecretWithheld, WrongGameKind
+from bot.engine.errors import (
+    GameOver,
+    GuessLimit,
+    InvalidGuess,
+    InvalidVariant,
+    SecretWithheld,
+    WrongGameKind,
+)
 from bot.engine.scoring import score
 
 MIN_GUESSES, MAX_GUESSES = 1, 20
@@ -76,11 +84,9 @@ class Variant:
         try:
             space = CodeSpace(self.pegs, self.colours, self.duplicates)
         except CodeError as error:
-            raise InvalidVariant(str(error)) from None
+            raise InvalidVariant(error) from None
         if not MIN_GUESSES <= self.max_guesses <= MAX_GUESSES:
-            raise InvalidVariant(
-                f"A game allows {MIN_GUESSES} to {MAX_GUESSES} guesses, not {self.max_guesses}."
-            )
+            raise GuessLimit(self.max_guesses, MIN_GUESSES, MAX_GUESSES)
         object.__setattr__(self, "space", space)
 
 
@@ -272,10 +278,11 @@ def append(game: G, *moves: Move) -> G:
     return replace(game, log=(*game.log, *moves))
 
 
-def require(game: BaseGame, kind: type[G], message: str) -> G:
-    """`game` as a game of `kind`, or WrongGameKind (an input that names another mode's game)."""
+def require(game: BaseGame, kind: type[G], refusal: Callable[[], WrongGameKind]) -> G:
+    """`game` as a game of `kind`, or the mode's `refusal` (an input that names another mode's
+    game)."""
     if not isinstance(game, kind):
-        raise WrongGameKind(message)
+        raise refusal()
     return game
 
 
@@ -290,9 +297,9 @@ def parse_guess(variant: Variant, code: Code | str) -> Code:
     try:
         return space.parse(code) if isinstance(code, str) else space.validate(code)
     except CodeError as error:
-        raise InvalidGuess(str(error)) from None
+        raise InvalidGuess(error) from None
     except (TypeError, ValueError):
-        raise InvalidGuess(f"Write a code of {space.pegs} colours.") from None
+        raise InvalidGuess(pegs=space.pegs) from None
 
 
 def draw_secret(variant: Variant, secret: Code | None) -> Secret:

@@ -41,7 +41,7 @@ class NextGuess:
 @dataclass(frozen=True)
 class NoCodeLeft:
     """No code fits every answer: `index` (0-based) is the answer after which none was left;
-    `message` says so to the player and suggests undoing it."""
+    `message` describes it for logs (the board says it in the player's language)."""
 
     index: int
     message: str

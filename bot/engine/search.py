@@ -62,6 +62,8 @@ class TooLarge(ValueError):
     """The variant's code space is beyond what the solver can search in its time budget.
     `pegs`, `colours`, `size` and `limit` let any language say so with the numbers."""
 
+    code = "too-large"
+
     def __init__(self, message: str, *, pegs: int, colours: int, size: int, limit: int) -> None:
         super().__init__(message)
         self.pegs, self.colours, self.size, self.limit = pegs, colours, size, limit
@@ -167,11 +169,11 @@ def _stabiliser(pegs: int, colours: int, code: tuple[int, ...]) -> np.ndarray:
 
 
 def check_size(space: CodeSpace) -> None:
-    """Refuse a space too large to solve, with a message a player can act on."""
+    """Refuse a space too large to solve, with its numbers (the UI words them)."""
     if space.size > MAX_CODES:
         raise TooLarge(
-            f"{space.pegs} pegs x {space.colours} colours has {space.size:,} codes; the solver "
-            f"handles up to {MAX_CODES:,}. Use fewer pegs or colours.",
+            f"too-large: {space.pegs} pegs x {space.colours} colours = {space.size:,} codes "
+            f"> {MAX_CODES:,}",
             pegs=space.pegs,
             colours=space.colours,
             size=space.size,

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from bot.engine.codes import Code, CodeError, CodeSpace
+from bot.engine.codes import Code, CodeError, CodeProblem, CodeSpace
 from bot.engine.optimal import tree_for
 from bot.engine.scoring import decode, encode, score
 from bot.engine.search import (
@@ -38,8 +38,8 @@ class Contradiction(ValueError):
         self.answer = answer
         black, white = answer
         super().__init__(
-            f"No code fits every answer: after answer {index + 1} ({black} black, {white} white "
-            f"to {guess}) nothing is left. One of the answers must be wrong; undo it to go on."
+            f"no code left after answer {index + 1} ({black} black, {white} white to {guess}); "
+            "undo it"
         )
 
 
@@ -198,7 +198,7 @@ class Solver:
     def next_move(self, history: History) -> Move:
         """The next guess after `history` (which must not already hold the winning answer)."""
         if any(black == self.space.pegs for _, (black, _w) in history):
-            raise CodeError("The code is already solved.")
+            raise CodeError(CodeProblem.ALREADY_SOLVED)
         candidates = self.candidates(history)
         if not history:
             return Move(self.first_guess(), len(candidates))

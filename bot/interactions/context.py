@@ -1,8 +1,9 @@
 """The bot as every input sees it, and the interaction type every handler receives.
 
 Handlers type the bot through `Host`, a small base class of the discord.py bot that says what
-the app provides (the store, the solver, the settings, the clock and the modes' table), so
-nothing here or in a mode imports the app, and the app imports what it hosts.
+the app provides (the store, the solver, the settings, the clock, the modes' table and their
+words for their refusals), so nothing here or in a mode imports the app, and the app imports
+what it hosts.
 """
 
 from __future__ import annotations
@@ -78,6 +79,11 @@ class Host(commands.AutoShardedBot):
     def modes(self) -> Sequence[KindView]:
         """Every mode, in the registry's order."""
         raise NotImplementedError
+
+    def words_for(self, error: BaseException, t: Messages) -> str | None:
+        """A mode's own words for `error` (its board's), or None where the shared floors'
+        words apply (`bot.ui.errors`)."""
+        return None
 
 
 Record = Callable[[Host, int | None, int, Messages], Awaitable[list[Field]]]

@@ -111,7 +111,10 @@ async def reply_error(interaction: Interaction, error: BaseException | str) -> N
     board) has that message deleted first: Discord would otherwise turn the first followup
     into that public message, and everyone would see the refusal.
     """
-    message = error if isinstance(error, str) else friendly(error, i18n.person(interaction))
+    if isinstance(error, str):
+        message = error
+    else:
+        message = friendly(error, i18n.person(interaction), interaction.client.words_for)
     try:
         if not interaction.response.is_done():
             # A board only interactions reach is redrawn by the click on it, refusal or not.

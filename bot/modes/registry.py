@@ -1,15 +1,16 @@
 """Every way to play, listed once: the one place that names each mode.
 
 A mode is a package (`bot.modes.<mode>`: rules, record, actions, board, inputs) and one line in
-`MODES`. The app loads each mode's cog, the store learns each kind's record, and the shared
-machinery (boards kept in step, giving up) asks a game's `ModeSpec` how to draw it; no code
-outside a mode's package switches on the kind of a game.
+`MODES`. The app loads each mode's cog, the store learns each kind's record, the shared
+machinery (boards kept in step, giving up) asks a game's `ModeSpec` how to draw it, and a
+refusal of the mode's own is said in the words its board lists (`words_for`); no code outside a
+mode's package switches on the kind of a game.
 """
 
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Generic
 
 from discord.ext import commands
@@ -28,6 +29,7 @@ from bot.modes.play.record import PlayRecord
 from bot.modes.race import board as race_board
 from bot.modes.race import inputs as race_inputs
 from bot.modes.race.record import RaceRecord
+from bot.modes.review import board as review_board
 from bot.modes.review import inputs as review_inputs
 from bot.modes.solve import actions as solve_actions
 from bot.modes.solve import board as solve_board
@@ -36,6 +38,7 @@ from bot.modes.solve.record import SolveRecord
 from bot.solver_pool import SolverPool
 from bot.store import codec
 from bot.ui.boards import Drawn
+from bot.ui.errors import ErrorWords, say
 from bot.ui.i18n import Messages
 
 
@@ -67,6 +70,8 @@ class ModeSpec(Generic[G]):
     """The mode's part of a player's `/mastermind stats`."""
     leaderboard: Leaderboard | None = None
     """The mode's `/mastermind leaderboard games:<kind>`."""
+    errors: ErrorWords = field(default_factory=dict)
+    """The mode's own refusals in words (its board's `ERRORS`)."""
 
     async def codes_left(self, solver: SolverPool, game: Game) -> int | None:
         return await self.count(solver, game)  # type: ignore[arg-type]  # the kind's own game
@@ -83,6 +88,7 @@ MODES: tuple[ModeSpec[Any], ...] = (
         guess=play_inputs.guess_typed,
         record=play_inputs.record,
         leaderboard=play_inputs.leaderboard,
+        errors=play_board.ERRORS,
     ),
     ModeSpec(
         GameKind.SOLVE,
@@ -93,6 +99,7 @@ MODES: tuple[ModeSpec[Any], ...] = (
         solve_board.ended,
         solve_actions.remaining,
         record=solve_inputs.record,
+        errors=solve_board.ERRORS,
     ),
     ModeSpec(
         GameKind.DAILY,
@@ -103,6 +110,7 @@ MODES: tuple[ModeSpec[Any], ...] = (
         daily_board.ended,
         record=daily_inputs.record,
         leaderboard=daily_inputs.leaderboard,
+        errors=daily_board.ERRORS,
     ),
     ModeSpec(
         GameKind.RACE,
@@ -114,15 +122,31 @@ MODES: tuple[ModeSpec[Any], ...] = (
         guess=race_inputs.guess_command,
         record=race_inputs.record,
         leaderboard=race_inputs.leaderboard,
+        errors=race_board.ERRORS,
     ),
 )
 
-FEATURES: tuple[Callable[[Host], commands.Cog], ...] = (
-    hint_inputs.HintInputs,
-    review_inputs.ReviewInputs,
+
+@dataclass(frozen=True)
+class Feature:
+    """What several modes share (hints, the review): its inputs, and its own refusals in
+    words. (Giving up and the shared commands are the /mastermind group, `CommonInputs`.)"""
+
+    cog: Callable[[Host], commands.Cog]
+    errors: ErrorWords = field(default_factory=dict)
+
+
+FEATURES: tuple[Feature, ...] = (
+    Feature(hint_inputs.HintInputs),
+    Feature(review_inputs.ReviewInputs, review_board.ERRORS),
 )
-"""What several modes share, each with its own inputs: hints and the review (the /mastermind
-group, `CommonInputs`, holds the shared commands and giving up)."""
+
+ERRORS: ErrorWords = {
+    error: words
+    for table in (*(spec.errors for spec in MODES), *(feature.errors for feature in FEATURES))
+    for error, words in table.items()
+}
+"""Every mode's and feature's own refusals in words; the shared floors' are in bot.ui.errors."""
 
 BY_KIND: dict[str, ModeSpec[Any]] = {spec.kind: spec for spec in MODES}
 
@@ -136,8 +160,8 @@ async def install(bot: Host) -> None:
     shared = common_inputs.CommonInputs(bot)
     await bot.add_cog(shared)
     group = shared.app_command
-    assert group is not None, "a GroupCog always has its group"
-    for make in (*(spec.cog for spec in MODES), *FEATURES):
+    assert group is not None  # a GroupCog always has its group
+    for make in (*(spec.cog for spec in MODES), *(feature.cog for feature in FEATURES)):
         cog = make(bot)
         await bot.add_cog(cog)
         adopt_commands(bot.tree, group, cog)
@@ -146,3 +170,8 @@ async def install(bot: Host) -> None:
 def spec_of(game: Game) -> ModeSpec[Any]:
     """The mode that owns `game`."""
     return BY_KIND[game.kind]
+
+
+def words_for(error: BaseException, t: Messages) -> str | None:
+    """A mode's (or feature's) own words for `error`; None where the shared floors' apply."""
+    return say(error, t, ERRORS)

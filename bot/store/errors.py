@@ -15,16 +15,17 @@ class SchemaError(StoreUnavailable):
 class StoreBusy(RuntimeError):
     """The database stayed locked past the bound; nothing was written."""
 
+    code = "store-busy"
+
     def __init__(self) -> None:
-        super().__init__(
-            "The game database is busy right now, so that was not recorded. "
-            "Please try again in a moment."
-        )
+        super().__init__(self.code)
 
 
 class AlreadyApplied(RuntimeError):
     """This input already made a move (a double click, a resubmitted modal, a retry)."""
 
+    code = "already-applied"
+
     def __init__(self, game_id: int, move_no: int) -> None:
         self.game_id, self.move_no = game_id, move_no
-        super().__init__("That was already counted: it is on the board once.")
+        super().__init__(f"{self.code}(game_id={game_id}, move_no={move_no})")

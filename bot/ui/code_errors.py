@@ -15,7 +15,6 @@ from bot.engine.codes import (
 )
 from bot.ui import text, words
 from bot.ui.i18n import Messages
-from bot.ui.i18n.catalogue import SOURCE_LANGUAGE
 
 
 def code_problem(error: CodeError, t: Messages) -> str:
@@ -112,8 +111,6 @@ def code_problem(error: CodeError, t: Messages) -> str:
             black=words.black(t, d["black"]),
             white=words.white(t, 1),
         )
-    if t.language == SOURCE_LANGUAGE:
-        return str(error)
     return t.gettext("That is not a code of this game.")
 
 

@@ -1,93 +1,56 @@
 """The words for every failure: one place that turns an error into a sentence a player can act
 on (the cogs send it privately, in the player's language `t`), never a traceback.
 
-Each typed error maps to a catalogue message. A `CodeError` carries its problem as data, also
-when an engine error wraps it (`raise InvalidGuess(...) from None` keeps it as `__context__`),
-so the parser's explanation is rebuilt in the player's language (`code_errors`). The fixed
-sentences of the lower floors are their own message ids (`FIXED`). The English messages repeat
-the engine's own words exactly; a test holds them to it.
+The floors below raise typed errors with a `code` and their data and no words; `WORDS` says
+each of the shared floors' errors (the engine core, the store, the solver pool, the parser) in
+the player's language, from that data. A mode's own errors are said by that mode's board
+(`ERRORS` there); the bot hands `friendly` those words (`Host.words_for`), so this module
+knows no mode. A `CodeError` carries its problem as data, also when a rule's error wraps it
+(`reason`), so the parser's explanation is rebuilt in the player's language (`code_errors`).
 """
 
 from __future__ import annotations
 
 import logging
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
 
 import discord
 from discord import app_commands
 
 from bot.engine.codes import CodeError
 from bot.engine.errors import (
+    BadChoice,
     BreaksAClue,
     GameAlreadyActive,
     GameError,
+    GameOver,
+    GuessLimit,
     ImpossibleAnswer,
     InvalidGuess,
     InvalidVariant,
     NoActiveGame,
+    NotHere,
     NotYourGame,
     OwnerReason,
+    StaleGame,
 )
 from bot.engine.search import TooLarge
-from bot.solver_pool import SolverUnavailable
+from bot.solver_pool import SolverUnavailable, Unavailable
 from bot.store import AlreadyApplied, StoreBusy
-from bot.ui import clues, text
+from bot.ui import clues, text, words
 from bot.ui.code_errors import code_problem
 from bot.ui.i18n import ENGLISH, Messages
-from bot.ui.i18n.catalogue import N_, SOURCE_LANGUAGE
 
 log = logging.getLogger(__name__)
 
-FIXED = frozenset(
-    {
-        # bot.engine.errors
-        N_("This game is over."),
-        N_("The game changed while you were deciding: look at the latest board and try again."),
-        N_(
-            "Your answers contradict each other, so I have no guess to ask about: "
-            "undo your last answer and check it."
-        ),
-        N_("There is no answer to take back yet."),
-        N_("In this game I guess your code: answer my guesses instead."),
-        N_("In this game you guess my code: there is nothing to answer."),
-        N_("In this game you guess my code: there is nothing to undo."),
-        N_("You have already played today's code; a new one comes at midnight UTC."),
-        # races: bot.engine.errors, bot.engine.game, bot.modes.race
-        N_("You are not in this race; join the next one while its lobby is open."),
-        N_("You are already in this race."),
-        N_("This race is full."),
-        N_("The race has not started yet: wait for the starter or the clock."),
-        N_("This race has already started; join the next one."),
-        N_("You have finished this race: watch its board for the others."),
-        N_("That belongs to a race; this game is not one."),
-        N_("Races are run in the channels of servers I have joined."),
-        # bot.modes.common
-        N_("That belongs to a game in another channel, so I can't use it here."),
-        N_("That choice isn't on the menu. Open a fresh one and pick again."),
-        # bot.modes.review, bot.engine.game (hints)
-        N_("The review opens when the game is over, so it can't give the secret away."),
-        N_("Reviews are for games where you crack my code."),
-        N_("Hints are for games where you guess my code."),
-        # bot.solver_pool
-        N_(
-            "You already have a simulation running; its chart will be posted when it is done, "
-            "then you can start another."
-        ),
-        N_("The simulator is busy with other players' simulations; please try again in a minute."),
-        N_("The solver restarted; please try again."),
-        N_("The bot is shutting down; please try again in a minute."),
-        N_("Your last review is still being worked out; it will be here in a moment."),
-        # bot.store
-        N_(
-            "The game database is busy right now, so that was not recorded. "
-            "Please try again in a moment."
-        ),
-        N_("That was already counted: it is on the board once."),
-    }
-)
-"""The fixed sentences the floors below raise, each its own message id: looked up by its
-English text, so a sentence reworded there shows in English until its catalogue follows (a test
-fails first)."""
+Words = Callable[[Any, Messages], str]
+"""How one kind of error is said: from the error's data, in the language given."""
+ErrorWords = Mapping[type[BaseException], Words]
+"""The words for each kind of error; a kind without its own entry is said as its nearest
+ancestor is."""
+ModeWords = Callable[[BaseException, Messages], str | None]
+"""A mode's own words for an error, or None where the shared floors' words apply."""
 
 
 class Unpicked(Exception):
@@ -121,28 +84,14 @@ def server_only(error: ServerOnly, t: Messages = ENGLISH) -> str:
     )
 
 
-def friendly(error: BaseException, t: Messages = ENGLISH) -> str:
-    """The message a player sees for `error`, in the language `t`."""
+def friendly(error: BaseException, t: Messages = ENGLISH, modes: ModeWords | None = None) -> str:
+    """The message a player sees for `error`, in the language `t`; `modes` gives the modes'
+    own words for their errors (the bot's `words_for`)."""
     if isinstance(error, app_commands.CommandInvokeError):
         error = error.original
-    code_error = _code_error(error)
-    if code_error is not None:
-        return code_problem(code_error, t)
-    if isinstance(error, BreaksAClue):
-        return clues.broken_clue(error, t)
-    if isinstance(error, GameError | TooLarge | SolverUnavailable | StoreBusy | AlreadyApplied):
-        if str(error) in FIXED:
-            return t.gettext(str(error))
-        return _engine_error(error, t)
-    if isinstance(error, ServerOnly):
-        return server_only(error, t)
-    if isinstance(error, Unpicked):
-        return t.ngettext(
-            "Pick a colour for peg {pegs} first.",
-            "Pick a colour for peg {pegs} first.",
-            len(error.pegs),
-            pegs=t.join(str(p) for p in error.pegs),
-        )
+    said = (modes and modes(error, t)) or say(error, t, WORDS)
+    if said is not None:
+        return said
     if isinstance(error, app_commands.AppCommandError):
         return _command_error(error, t)
     if isinstance(error, discord.HTTPException):
@@ -152,61 +101,18 @@ def friendly(error: BaseException, t: Messages = ENGLISH) -> str:
     return unexpected(t)
 
 
-def unexpected(t: Messages) -> str:
-    return t.gettext("Something went wrong on my side. Your game is safe; please try again.")
-
-
-def _code_error(error: BaseException) -> CodeError | None:
-    """The parser's error with its problem as data: `error` itself, or the one an engine error
-    was raised from (the rules wrap the parser's errors in their own)."""
-    if isinstance(error, InvalidGuess | InvalidVariant | ImpossibleAnswer):
-        error = error.__cause__ or error.__context__ or error
-    if isinstance(error, CodeError) and error.problem is not None:
-        return error
+def say(error: BaseException, t: Messages, table: ErrorWords) -> str | None:
+    """`error` in the words `table` has for its kind, or for the nearest kind it derives from;
+    None if the table has none."""
+    for kind in type(error).__mro__:
+        words_of = table.get(kind)
+        if words_of is not None:
+            return words_of(error, t)
     return None
 
 
-def _engine_says(error: BaseException, t: Messages, translated: str) -> str:
-    """An engine message the error carries only as English text: in English, that text; in
-    other languages, a translation that says the same without its particulars."""
-    return str(error) if t.language == SOURCE_LANGUAGE else translated
-
-
-def _engine_error(error: Exception, t: Messages) -> str:
-    """An error of the floors below whose message is not one of the fixed sentences."""
-    if isinstance(error, GameAlreadyActive):
-        return already_active(str(error.kind), t)
-    if isinstance(error, NoActiveGame):
-        return t.gettext(
-            "No game is running in this channel. Start one with `/mastermind play` (you crack "
-            "my code) or `/mastermind solve` (I crack yours)."
-        )
-    if isinstance(error, NotYourGame):
-        return not_yours(error, t)
-    if isinstance(error, TooLarge):
-        return _engine_says(
-            error,
-            t,
-            t.gettext(
-                "{pegs} pegs × {colours} colours make {size} codes; the solver handles up to "
-                "{limit}. Use fewer pegs or colours.",
-                pegs=t.number(error.pegs),
-                colours=t.number(error.colours),
-                size=t.number(error.size),
-                limit=t.number(error.limit),
-            ),
-        )
-    if isinstance(error, SolverUnavailable):
-        return _engine_says(
-            error, t, t.gettext("The solver cannot answer right now; please try again.")
-        )
-    if isinstance(error, InvalidGuess):
-        return _engine_says(error, t, t.gettext("That is not a code of this game."))
-    if isinstance(error, ImpossibleAnswer):
-        return _engine_says(error, t, t.gettext("No code can earn that answer against this guess."))
-    if isinstance(error, InvalidVariant):
-        return _engine_says(error, t, t.gettext("Those rules are not possible."))
-    return _engine_says(error, t, t.gettext("That is not allowed in this game."))
+def unexpected(t: Messages) -> str:
+    return t.gettext("Something went wrong on my side. Your game is safe; please try again.")
 
 
 def _command_error(error: app_commands.AppCommandError, t: Messages) -> str:
@@ -265,3 +171,111 @@ def not_yours(error: NotYourGame, t: Messages = ENGLISH) -> str:
         OwnerReason.START: t.gettext("Only {owner} can start this race.", owner=owner),
     }
     return sentences[error.reason]
+
+
+def _invalid_guess(error: InvalidGuess, t: Messages) -> str:
+    """The parser's reason, or (for something that is no code at all) what a code is here."""
+    if error.reason is not None:
+        return code_problem(error.reason, t)
+    return t.ngettext(
+        "Write a code of {count} colour.", "Write a code of {count} colours.", error.pegs or 0
+    )
+
+
+def _impossible_answer(error: ImpossibleAnswer, t: Messages) -> str:
+    """Impossible against any guess (the parser's reason) or against the guess answered."""
+    if error.reason is not None:
+        return code_problem(error.reason, t)
+    return t.gettext(
+        "No code can earn {black} and {white} against that guess.",
+        black=words.black(t, error.black),
+        white=words.white(t, error.white),
+    )
+
+
+def _invalid_variant(error: InvalidVariant, t: Messages) -> str:
+    if error.reason is not None:
+        return code_problem(error.reason, t)
+    return t.gettext("Those rules are not possible.")
+
+
+def _too_large(error: TooLarge, t: Messages) -> str:
+    return t.gettext(
+        "{pegs} pegs x {colours} colours has {size} codes; the solver handles up to {limit}. "
+        "Use fewer pegs or colours.",
+        pegs=t.number(error.pegs),
+        colours=t.number(error.colours),
+        size=t.number(error.size),
+        limit=t.number(error.limit),
+    )
+
+
+def _solver_unavailable(error: SolverUnavailable, t: Messages) -> str:
+    sentences = {
+        Unavailable.ONE_PER_PLAYER: t.gettext(
+            "You already have a simulation running; its chart will be posted when it is done, "
+            "then you can start another."
+        ),
+        Unavailable.TOO_MANY: t.gettext(
+            "The simulator is busy with other players' simulations; please try again in a minute."
+        ),
+        Unavailable.RESTARTED: t.gettext("The solver restarted; please try again."),
+        Unavailable.SHUTTING_DOWN: t.gettext(
+            "The bot is shutting down; please try again in a minute."
+        ),
+        Unavailable.REVIEWING: t.gettext(
+            "Your last review is still being worked out; it will be here in a moment."
+        ),
+    }
+    return sentences[error.reason]
+
+
+WORDS: ErrorWords = {
+    # bot.engine: the rules every mode shares
+    GameError: lambda _, t: t.gettext("That is not allowed in this game."),
+    GameAlreadyActive: lambda error, t: already_active(str(error.kind), t),
+    NoActiveGame: lambda _, t: t.gettext(
+        "No game is running in this channel. Start one with `/mastermind play` (you crack "
+        "my code) or `/mastermind solve` (I crack yours)."
+    ),
+    GameOver: lambda _, t: t.gettext("This game is over."),
+    StaleGame: lambda _, t: t.gettext(
+        "The game changed while you were deciding: look at the latest board and try again."
+    ),
+    InvalidGuess: _invalid_guess,
+    ImpossibleAnswer: _impossible_answer,
+    NotYourGame: not_yours,
+    BreaksAClue: clues.broken_clue,
+    InvalidVariant: _invalid_variant,
+    GuessLimit: lambda error, t: t.gettext(
+        "A game allows {least} to {most} guesses, not {guesses}.",
+        least=error.least,
+        most=error.most,
+        guesses=error.guesses,
+    ),
+    NotHere: lambda _, t: t.gettext(
+        "That belongs to a game in another channel, so I can't use it here."
+    ),
+    BadChoice: lambda _, t: t.gettext(
+        "That choice isn't on the menu. Open a fresh one and pick again."
+    ),
+    CodeError: code_problem,
+    TooLarge: _too_large,
+    # bot.solver_pool
+    SolverUnavailable: _solver_unavailable,
+    # bot.store
+    StoreBusy: lambda _, t: t.gettext(
+        "The game database is busy right now, so that was not recorded. "
+        "Please try again in a moment."
+    ),
+    AlreadyApplied: lambda _, t: t.gettext("That was already counted: it is on the board once."),
+    # bot.ui: the inputs' own refusals
+    ServerOnly: server_only,
+    Unpicked: lambda error, t: t.ngettext(
+        "Pick a colour for peg {pegs} first.",
+        "Pick a colour for peg {pegs} first.",
+        len(error.pegs),
+        pegs=t.join(str(p) for p in error.pegs),
+    ),
+}
+"""The shared floors' errors in words (a mode's own are on its board)."""

@@ -21,7 +21,7 @@ from bot.engine.review import review, summarise
 from bot.engine.scoring import score
 from bot.engine.solver import Solver
 from bot.modes.review.board import summary_text
-from bot.solver_pool import SolverBusy
+from bot.solver_pool import SolverBusy, Unavailable
 from bot.ui import clues, text
 from bot.ui.i18n import ENGLISH
 from tests.bot.helpers import active_game, board_shows, move_count, query, secret_text
@@ -214,7 +214,7 @@ async def test_one_review_per_player_at_a_time_through_the_real_workers(
     try:
         await bot.solver.review(4, 6, True, history, 1, 42)
     except SolverBusy as busy:
-        assert "still being worked out" in str(busy)
+        assert busy.reason is Unavailable.REVIEWING
     else:
         raise AssertionError("a second review of the same player was not refused")
     rows = await first

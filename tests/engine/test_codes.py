@@ -5,6 +5,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from bot.engine.codes import COLOURS, CodeError, CodeSpace
+from bot.ui.code_errors import code_problem
+from bot.ui.i18n import ENGLISH
 
 VARIANTS = [
     (p, c, d) for p in range(2, 9) for c in range(2, 11) for d in (True, False) if d or c >= p
@@ -108,7 +110,7 @@ def test_bad_codes_say_what_to_fix(space: CodeSpace, text: str, fragments: list[
     with pytest.raises(CodeError) as error:
         space.parse(text)
     for fragment in fragments:
-        assert fragment in str(error.value)
+        assert fragment in code_problem(error.value, ENGLISH)
 
 
 @pytest.mark.parametrize(
@@ -156,4 +158,4 @@ def test_a_polish_name_outside_the_game_is_named_as_data() -> None:
         CodeSpace(4, 6).parse("oliwkowy red red red")
     assert error.value.problem == "not-in-game"
     assert error.value.details == {"colour": 9, "token": "oliwkowy", "colours": 6}
-    assert "Olive ('oliwkowy') is not in this game" in str(error.value)
+    assert "Olive ('oliwkowy') is not in this game" in code_problem(error.value, ENGLISH)

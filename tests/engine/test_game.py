@@ -22,11 +22,12 @@ from bot.engine.errors import (
     WrongGameKind,
 )
 from bot.engine.game import EndOutcome, Game, MoveKind, Secret, Status, Variant, expire, give_up
-from bot.modes.play.rules import PlayGame, guess, new_play_game
+from bot.modes.play.rules import NotAPlayGame, PlayGame, guess, new_play_game
 from bot.modes.solve.rules import (
     AnswerOutcome,
     ImpossibleAnswer,
     NoGuessToAnswer,
+    NotASolveGame,
     NothingToUndo,
     SolveGame,
     answer,
@@ -34,6 +35,7 @@ from bot.modes.solve.rules import (
     undo,
 )
 from bot.store.codec import game_from_record, game_to_record, move_to_record
+from bot.ui.errors import friendly
 
 # Ids use only the digits 7, 8, 9 and 0, so no 1-6 secret can hide inside them in a repr.
 GUILD, CHANNEL, ALICE, BOB = 70, 80, 90, 97
@@ -81,9 +83,10 @@ def test_default_variant_is_the_classic_game() -> None:
     ],
 )
 def test_invalid_variants_are_explained(options: dict[str, object], fragment: str) -> None:
-    with pytest.raises(InvalidVariant, match=fragment) as caught:
+    with pytest.raises(InvalidVariant) as caught:
         Variant(**options)  # type: ignore[arg-type]
     assert isinstance(caught.value, GameError)
+    assert fragment in friendly(caught.value)  # the rules carry the data, the UI the words
 
 
 # --- play games --------------------------------------------------------------------------------
@@ -117,7 +120,7 @@ def test_winning_guess_ends_the_game_and_reveals_the_secret() -> None:
     assert outcome.status is Status.WON and outcome.secret == SECRET
     assert game.winner_id == ALICE and game.is_over and game.guesses_left == 0
     assert game.revealed_secret == SECRET
-    with pytest.raises(GameOver, match="This game is over"):
+    with pytest.raises(GameOver):
         guess(game, BOB, "1234")
 
 
@@ -153,16 +156,17 @@ def test_a_last_guess_that_wins_is_a_win() -> None:
 )
 def test_invalid_guesses_are_refused_with_the_reason(code: object, fragment: str) -> None:
     game = play()
-    with pytest.raises(InvalidGuess, match=fragment):
+    with pytest.raises(InvalidGuess) as caught:
         guess(game, BOB, code)  # type: ignore[arg-type]
+    assert fragment in friendly(caught.value)
 
 
 def test_repeats_are_refused_when_the_variant_forbids_them() -> None:
     game = play(variant=Variant(duplicates=False))
-    with pytest.raises(InvalidGuess, match="may not repeat"):
-        guess(game, BOB, "1123")
-    with pytest.raises(InvalidGuess, match="may not repeat"):
-        guess(game, BOB, (0, 0, 1, 2))
+    for code in ("1123", (0, 0, 1, 2)):
+        with pytest.raises(InvalidGuess) as caught:
+            guess(game, BOB, code)
+        assert "may not repeat" in friendly(caught.value)
 
 
 def test_solo_games_belong_to_their_starter() -> None:
@@ -193,12 +197,15 @@ def test_give_up_and_expire_end_either_kind(make: object) -> None:
 
 
 def test_moves_of_the_other_kind_are_refused() -> None:
-    with pytest.raises(WrongGameKind, match="answer my guesses"):
+    with pytest.raises(NotAPlayGame) as guessed:
         guess(solve(), ALICE, "1234")
-    with pytest.raises(WrongGameKind, match="nothing to answer"):
+    with pytest.raises(NotASolveGame) as answered:
         answer(play(), ALICE, 1, 1, None)
-    with pytest.raises(WrongGameKind, match="nothing to undo"):
+    with pytest.raises(NotASolveGame) as undone:
         undo(play(), ALICE)
+    tried = (guessed.value.tried, answered.value.tried, undone.value.tried)
+    assert tried == (MoveKind.GUESS, MoveKind.ANSWER, MoveKind.UNDO)
+    assert isinstance(undone.value, WrongGameKind)
 
 
 # --- solve games -------------------------------------------------------------------------------
@@ -241,9 +248,8 @@ def test_not_your_game_names_no_one(reason: OwnerReason) -> None:
     """The engine writes no chat markup: the UI names the owner from `owner_id` and `reason`."""
     error = NotYourGame(ALICE, reason=reason)
     assert (error.owner_id, error.reason) == (ALICE, reason)
-    assert str(error) == reason[0].upper() + reason[1:] + "." and str(ALICE) not in str(error)
+    assert str(error).startswith("not-your-game(") and "<@" not in str(error)
     assert NotYourGame(ALICE).reason is OwnerReason.OWNER
-    assert str(NotYourGame(ALICE, "Ask the owner.", reason=reason)) == "Ask the owner."
 
 
 def test_stuck_game_waits_for_an_undo() -> None:
@@ -251,7 +257,7 @@ def test_stuck_game_waits_for_an_undo() -> None:
     game, outcome = answer(game, ALICE, 0, 0, None)  # the solver found nothing: stuck
     assert outcome.stuck and game.is_stuck and not game.awaiting_answer
     assert game.current_guess is None and game.status is Status.ACTIVE
-    with pytest.raises(NoGuessToAnswer, match="undo"):
+    with pytest.raises(NoGuessToAnswer):
         answer(game, ALICE, 1, 0, (3, 3, 3, 3))
     game, outcome = undo(game, ALICE)  # stuck: only the answer goes, the guess waits again
     assert outcome.undone == (0, 0) and outcome.dropped_guess is None

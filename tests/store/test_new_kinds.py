@@ -28,7 +28,7 @@ async def test_daily_games_leave_the_channel_free_and_come_once_per_player_and_d
     bob = await store.start(daily(BOB))
     assert isinstance(alice, DailyGame) and alice.puzzle == 412 and alice.reach is Reach.PRIVATE
     assert (await store.active_game(CHANNEL)) == channel_game  # the channel's game is untouched
-    with pytest.raises(DailyAlreadyPlayed, match="already played today") as repeat:
+    with pytest.raises(DailyAlreadyPlayed) as repeat:
         await store.start(daily(ALICE))
     assert repeat.value.game_id == alice.id
     await store.start(daily(ALICE, puzzle=413))  # tomorrow is another game

@@ -112,7 +112,7 @@ async def test_a_locked_game_answers_busy_within_the_bound(postgres_url: str) ->
             await transaction.start()
             await other.execute("SELECT 1 FROM games WHERE id = $1 FOR UPDATE", game.id)
             began = asyncio.get_running_loop().time()
-            with pytest.raises(StoreBusy, match="not recorded"):
+            with pytest.raises(StoreBusy):
                 await store.apply(lambda g: guess(g, BOB, "1111"), game_id=game.id or 0)
             assert asyncio.get_running_loop().time() - began < 2.0
             await transaction.rollback()

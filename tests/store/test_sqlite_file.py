@@ -144,7 +144,7 @@ async def test_a_locked_database_answers_busy_within_the_bound(tmp_path: Path) -
         game = await store.start(play())
         with closing(sqlite3.connect(path, isolation_level=None)) as other:
             other.execute("BEGIN IMMEDIATE")
-            with pytest.raises(StoreBusy, match="not recorded"):
+            with pytest.raises(StoreBusy):
                 await asyncio.wait_for(
                     store.apply(lambda g: guess(g, BOB, "1111"), game_id=game.id or 0), 5
                 )

@@ -41,7 +41,7 @@ async def test_play_game_round_trip(store: Store, backend: Backend) -> None:
 
 async def test_one_active_game_per_channel(store: Store) -> None:
     first = await store.start(play())
-    with pytest.raises(GameAlreadyActive, match="already running in this channel") as caught:
+    with pytest.raises(GameAlreadyActive) as caught:
         await store.start(solve())
     assert (caught.value.game_id, caught.value.kind) == (first.id, GameKind.PLAY)
     other = await store.start(play(CHANNEL + 1))  # another channel is free
@@ -51,7 +51,7 @@ async def test_one_active_game_per_channel(store: Store) -> None:
 
 
 async def test_no_active_game(store: Store) -> None:
-    with pytest.raises(NoActiveGame, match="No game is running"):
+    with pytest.raises(NoActiveGame):
         await store.apply(lambda g: guess(g, BOB, "1234"), channel_id=CHANNEL)
     with pytest.raises(NoActiveGame):
         await store.apply(lambda g: guess(g, BOB, "1234"), game_id=12345)
@@ -64,7 +64,7 @@ async def test_game_over_by_id_and_no_game_by_channel(store: Store) -> None:
     game = await store.start(play(max_guesses=1))
     game, outcome = await store.apply(lambda g: guess(g, BOB, "6666"), game_id=game.id)
     assert outcome.status is Status.LOST and outcome.secret == SECRET
-    with pytest.raises(GameOver, match="This game is over"):
+    with pytest.raises(GameOver):
         await store.apply(lambda g: guess(g, BOB, "1234"), game_id=game.id)
     with pytest.raises(NoActiveGame):
         await store.apply(lambda g: guess(g, BOB, "1234"), channel_id=CHANNEL)
@@ -72,10 +72,10 @@ async def test_game_over_by_id_and_no_game_by_channel(store: Store) -> None:
 
 async def test_refused_moves_leave_no_trace(store: Store, backend: Backend) -> None:
     game = await store.start(play())
-    with pytest.raises(InvalidGuess, match="4 pegs"):
+    with pytest.raises(InvalidGuess):
         await store.apply(lambda g: guess(g, BOB, "123"), game_id=game.id)
     solve_game = await store.start(solve(CHANNEL + 1))
-    with pytest.raises(ImpossibleAnswer, match="cannot happen"):
+    with pytest.raises(ImpossibleAnswer):
         await store.apply(lambda g: answer(g, ALICE, 3, 1, None), game_id=solve_game.id)
     with pytest.raises(NothingToUndo):
         await store.apply(lambda g: undo(g, ALICE), game_id=solve_game.id)
@@ -87,7 +87,7 @@ async def test_stale_board_is_refused(store: Store) -> None:
     game = await store.start(play())
     seen = game.version
     await store.apply(lambda g: guess(g, BOB, "1111"), game_id=game.id, expected_version=seen)
-    with pytest.raises(StaleGame, match="latest board"):
+    with pytest.raises(StaleGame):
         await store.apply(lambda g: give_up(g, ALICE), game_id=game.id, expected_version=seen)
     current = await store.active_game(CHANNEL)
     assert current is not None and current.version == seen + 1

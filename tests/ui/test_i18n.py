@@ -18,35 +18,33 @@ from babel.messages.extract import extract_from_dir
 from babel.messages.pofile import read_po
 from discord import app_commands
 
-from bot.engine import errors as engine_errors_module
 from bot.engine import game as rules
-from bot.engine.codes import CodeSpace
+from bot.engine.codes import CodeError, CodeSpace
 from bot.engine.errors import (
     BadChoice,
+    DailyAlreadyPlayed,
     GameAlreadyActive,
     GameError,
+    ImpossibleAnswer,
+    NoActiveGame,
     NotHere,
     NotYourGame,
     OwnerReason,
+    StaleGame,
+    WrongGameKind,
 )
 from bot.engine.game import GameKind, Variant
 from bot.engine.search import TooLarge, check_size
+from bot.modes import registry
 from bot.modes.play import rules as play_rules
 from bot.modes.race import rules as race_rules
 from bot.modes.race.actions import RaceNeedsServer
-from bot.modes.review.actions import ReviewNotYet
+from bot.modes.review.actions import ReviewNeedsPlay, ReviewNotYet
 from bot.modes.solve import rules as solve_rules
-from bot.solver_pool import (
-    ONE_PER_PLAYER,
-    RESTARTED,
-    REVIEWING,
-    SHUTTING_DOWN,
-    TOO_MANY,
-    SolverUnavailable,
-)
+from bot.solver_pool import SolverUnavailable, Unavailable
 from bot.store import AlreadyApplied, StoreBusy
 from bot.ui import errors, text, words
-from bot.ui.i18n import ENGLISH, LANGUAGES, messages
+from bot.ui.i18n import ENGLISH, LANGUAGES, Messages, messages
 from bot.ui.i18n.catalogue import LOCALES
 from bot.ui.i18n.translator import CatalogueTranslator
 
@@ -159,90 +157,238 @@ def _raised(action: object) -> BaseException:
     raise AssertionError("nothing was raised")
 
 
-def engine_errors() -> Iterator[BaseException]:
-    """One of each kind the floors below raise, with the parser's problems, wrapped or not."""
+COLOURS = "Colours: 🔴 R red, 🟢 G green, 🔵 B blue, 🟡 Y yellow, 🟠 O orange, 🟤 N brown."
+NO_REPEATS = "Colours may not repeat in this game, and green does."
+PEGS_RANGE = "A code has 2 to 8 pegs, not 9."
+COLOURS_RANGE = "A game has 2 to 10 colours, not 11."
+TOO_FEW = "Without repeated colours, 5 pegs need at least 5 colours (this game has 4)."
+IMPOSSIBLE = (
+    "3 black and 1 white cannot happen: if 3 pegs are right, the last one cannot be the right "
+    "colour in the wrong place."
+)
+
+
+def engine_errors() -> Iterator[tuple[BaseException, str]]:
+    """One of each kind the floors below raise, with the parser's problems, wrapped or not, and
+    the reply an English player reads (the same words the bot said before errors had codes)."""
     space = CodeSpace(4, 6)
-    for bad in ("", "x" * 101, "112", "RGBX", "red magenta", "1127", "teal red red red"):
-        yield _raised(lambda bad=bad: space.parse(bad))
-    yield _raised(lambda: CodeSpace(4, 6, duplicates=False).parse("RGGB"))
-    yield _raised(lambda: space.validate((1, 2, 3)))
-    yield _raised(lambda: space.validate((1, 2, 3, 9)))
-    yield _raised(lambda: space.code_at(-1))
-    for black, white in [(-1, 0), (5, 0), (3, 1)]:
-        yield _raised(lambda black=black, white=white: space.check_answer(black, white))
-    for pegs, colours, duplicates in [(9, 6, True), (4, 11, True), (5, 4, False)]:
-        yield _raised(lambda p=pegs, c=colours, d=duplicates: CodeSpace(p, c, d))
-        yield _raised(lambda p=pegs, c=colours, d=duplicates: Variant(p, c, d))
+    for bad, english in [
+        ("", "Write a code of 4 colours, for example RGBY."),
+        ("x" * 101, "That is 101 characters; a code here is 4 colours, for example RGBY."),
+        ("112", "A code here has 4 pegs; '112' has 3. Example: RGBY."),
+        ("RGBX", f"I don't know the colour 'X'. {COLOURS}"),
+        ("red magenta", f"I don't know the colour 'magenta'. {COLOURS}"),
+        ("1127", f"'7' is not a colour here: use digits 1-6. {COLOURS}"),
+        ("teal red red red", f"Teal ('teal') is not in this game. {COLOURS}"),
+    ]:
+        yield _raised(lambda bad=bad: space.parse(bad)), english
+    yield _raised(lambda: CodeSpace(4, 6, duplicates=False).parse("RGGB")), NO_REPEATS
+    yield _raised(lambda: space.validate((1, 2, 3))), "A code here has 4 pegs; that one has 3."
+    yield _raised(lambda: space.validate((1, 2, 3, 9))), "Colour number 10 is not in this game."
+    yield _raised(lambda: space.code_at(-1)), "There is no code number -1 in a space of 1296."
+    for black, white, english in [
+        (-1, 0, "Black and white pegs are counted from 0."),
+        (5, 0, "5 black and 0 white is 5 pegs, but a code has only 4."),
+        (3, 1, IMPOSSIBLE),
+    ]:
+        yield _raised(lambda black=black, white=white: space.check_answer(black, white)), english
+    for pegs, colours, duplicates, english in [
+        (9, 6, True, PEGS_RANGE),
+        (4, 11, True, COLOURS_RANGE),
+        (5, 4, False, TOO_FEW),
+    ]:
+        yield _raised(lambda p=pegs, c=colours, d=duplicates: CodeSpace(p, c, d)), english
+        yield _raised(lambda p=pegs, c=colours, d=duplicates: Variant(p, c, d)), english
+    yield _raised(lambda: Variant(max_guesses=0)), "A game allows 1 to 20 guesses, not 0."
+    yield _raised(lambda: Variant(max_guesses=21)), "A game allows 1 to 20 guesses, not 21."
     play = play_rules.new_play_game(
         guild_id=1, channel_id=2, starter_id=3, secret=(0, 1, 2, 3), solo=True
     )
     solve = solve_rules.new_solve_game(
         guild_id=1, channel_id=2, starter_id=3, first_guess=(0, 0, 1, 1)
     )
-    yield _raised(lambda: play_rules.guess(play, 3, "red red magenta"))
-    yield _raised(lambda: play_rules.guess(play, 4, "1122"))
-    yield _raised(lambda: play_rules.guess(solve, 3, "1122"))
-    yield _raised(lambda: solve_rules.answer(play, 3, 1, 1, None))
-    yield _raised(lambda: solve_rules.undo(play, 3))
-    yield _raised(lambda: solve_rules.undo(solve, 3))
-    yield _raised(lambda: solve_rules.answer(solve, 3, 3, 1, None))
-    yield _raised(lambda: solve_rules.answer(solve, 4, 1, 1, None))
+    yield (
+        _raised(lambda: play_rules.guess(play, 3, "red red magenta")),
+        f"I don't know the colour 'magenta'. {COLOURS}",
+    )
+    yield _raised(lambda: play_rules.guess(play, 3, ("x", 1, 2, 3))), "Write a code of 4 colours."
+    yield _raised(lambda: play_rules.guess(play, 4, "1122")), "This is <@3>'s solo game."
+    yield (
+        _raised(lambda: play_rules.guess(solve, 3, "1122")),
+        "In this game I guess your code: answer my guesses instead.",
+    )
+    yield (
+        _raised(lambda: solve_rules.answer(play, 3, 1, 1, None)),
+        "In this game you guess my code: there is nothing to answer.",
+    )
+    yield (
+        _raised(lambda: solve_rules.undo(play, 3)),
+        "In this game you guess my code: there is nothing to undo.",
+    )
+    yield _raised(lambda: solve_rules.undo(solve, 3)), "There is no answer to take back yet."
+    yield _raised(lambda: solve_rules.answer(solve, 3, 3, 1, None)), IMPOSSIBLE
+    yield (
+        _raised(lambda: solve_rules.answer(solve, 4, 1, 1, None)),
+        "Only <@3> can answer: it is their secret code.",
+    )
+    yield (
+        ImpossibleAnswer(None, 0, 1),  # against the guess answered (solve's actions)
+        "No code can earn 0 black and 1 white against that guess.",
+    )
     over, _ = rules.give_up(play, 3)
-    yield _raised(lambda: play_rules.guess(over, 3, "1122"))
-    for cls in (
-        GameError,
-        engine_errors_module.StaleGame,
-        solve_rules.NoGuessToAnswer,
-        engine_errors_module.NoActiveGame,
-    ):
-        yield cls()
-    yield from (NotHere(), BadChoice(), StoreBusy(), AlreadyApplied(1, 2))
-    yield from (
-        SolverUnavailable(m)
-        for m in (ONE_PER_PLAYER, TOO_MANY, RESTARTED, SHUTTING_DOWN, REVIEWING)
+    yield _raised(lambda: play_rules.guess(over, 3, "1122")), "This game is over."
+    hard = play_rules.new_play_game(
+        guild_id=1, channel_id=2, starter_id=3, secret=(0, 1, 2, 3), hard=True
     )
-    yield _raised(lambda: play_rules.hint(solve, 3))
-    yield ReviewNotYet()
-    yield engine_errors_module.WrongGameKind("Reviews are for games where you crack my code.")
-    yield GameAlreadyActive(1, GameKind.PLAY)
-    yield GameAlreadyActive(1, GameKind.SOLVE)
-    yield engine_errors_module.DailyAlreadyPlayed(7)
-    yield from (
-        cls()
-        for cls in (
-            race_rules.NotInRace,
-            race_rules.AlreadyJoined,
-            race_rules.RaceFull,
-            race_rules.RaceNotStarted,
-            race_rules.RaceStarted,
-            race_rules.RaceFinished,
-        )
+    hard, _ = play_rules.guess(hard, 3, "1122")
+    yield (
+        _raised(lambda: play_rules.guess(hard, 3, "3456")),
+        "🚫 Hard mode: guess 1 (🔴🔴🟢🟢 `RRGG` → ⚫⚪) rules out a code with none of R, G.\n"
+        "In hard mode every guess must fit every answer so far.",
     )
-    yield RaceNeedsServer()
-    yield _raised(lambda: check_size(CodeSpace(8, 10)))
-    yield engine_errors_module.WrongGameKind("That belongs to a race; this game is not one.")
-    yield from (NotYourGame(5, reason=reason) for reason in OwnerReason)
-    yield errors.Unpicked([1, 3])
-
-
-ENGINE_ERRORS = list(engine_errors())
-
-
-@pytest.mark.parametrize("error", ENGINE_ERRORS, ids=lambda e: f"{type(e).__name__}:{e}"[:60])
-def test_english_replies_repeat_the_engines_own_words(error: BaseException) -> None:
-    """The English catalogue path says exactly what the engine says (or, where the UI words a
-    refusal itself, a sentence of its own)."""
-    said = errors.friendly(error, ENGLISH)
-    own_words = (
-        GameAlreadyActive,
-        engine_errors_module.NoActiveGame,
-        NotYourGame,
-        errors.Unpicked,
+    yield GameError(), "That is not allowed in this game."
+    yield (
+        StaleGame(),
+        "The game changed while you were deciding: look at the latest board and try again.",
     )
-    if not isinstance(error, own_words):
-        assert said == str(error)
-    polish = errors.friendly(error, PL)
-    assert polish != said
+    yield (
+        solve_rules.NoGuessToAnswer(),
+        "Your answers contradict each other, so I have no guess to ask about: undo your last "
+        "answer and check it.",
+    )
+    yield (
+        NoActiveGame(),
+        "No game is running in this channel. Start one with `/mastermind play` (you crack my "
+        "code) or `/mastermind solve` (I crack yours).",
+    )
+    yield NotHere(), "That belongs to a game in another channel, so I can't use it here."
+    yield BadChoice(), "That choice isn't on the menu. Open a fresh one and pick again."
+    yield (
+        StoreBusy(),
+        "The game database is busy right now, so that was not recorded. Please try again in a "
+        "moment.",
+    )
+    yield AlreadyApplied(1, 2), "That was already counted: it is on the board once."
+    for reason, english in [
+        (
+            Unavailable.ONE_PER_PLAYER,
+            "You already have a simulation running; its chart will be posted when it is done, "
+            "then you can start another.",
+        ),
+        (
+            Unavailable.TOO_MANY,
+            "The simulator is busy with other players' simulations; please try again in a minute.",
+        ),
+        (Unavailable.RESTARTED, "The solver restarted; please try again."),
+        (Unavailable.SHUTTING_DOWN, "The bot is shutting down; please try again in a minute."),
+        (
+            Unavailable.REVIEWING,
+            "Your last review is still being worked out; it will be here in a moment.",
+        ),
+    ]:
+        yield SolverUnavailable(reason), english
+    yield (
+        _raised(lambda: play_rules.hint(solve, 3)),
+        "Hints are for games where you guess my code.",
+    )
+    yield (
+        ReviewNotYet(),
+        "The review opens when the game is over, so it can't give the secret away.",
+    )
+    yield ReviewNeedsPlay(), "Reviews are for games where you crack my code."
+    yield (
+        GameAlreadyActive(1, GameKind.PLAY),
+        "A guessing game is already running in this channel. `/mastermind board` shows it; "
+        "`/mastermind giveup` ends it.",
+    )
+    yield (
+        GameAlreadyActive(1, GameKind.SOLVE),
+        "A solving game is already running in this channel. `/mastermind board` shows it; "
+        "`/mastermind giveup` ends it.",
+    )
+    yield (
+        DailyAlreadyPlayed(7),
+        "You have already played today's code; a new one comes at midnight UTC.",
+    )
+    for error, english in [
+        (
+            race_rules.NotInRace(),
+            "You are not in this race; join the next one while its lobby is open.",
+        ),
+        (race_rules.AlreadyJoined(), "You are already in this race."),
+        (race_rules.RaceFull(), "This race is full."),
+        (
+            race_rules.RaceNotStarted(),
+            "The race has not started yet: wait for the starter or the clock.",
+        ),
+        (race_rules.RaceStarted(), "This race has already started; join the next one."),
+        (
+            race_rules.RaceFinished(),
+            "You have finished this race: watch its board for the others.",
+        ),
+        (RaceNeedsServer(), "Races are run in the channels of servers I have joined."),
+    ]:
+        yield error, english
+    yield (
+        _raised(lambda: race_rules.join(play, 3)),
+        "That belongs to a race; this game is not one.",
+    )
+    yield (
+        _raised(
+            lambda: race_rules.new_race_game(
+                guild_id=1, channel_id=2, starter_id=3, opened_at=0, join_seconds=-1, time_limit=60
+            )
+        ),
+        "A race needs a join window of 0 s or more and a time limit.",
+    )
+    yield (
+        _raised(lambda: check_size(CodeSpace(8, 10))),
+        "8 pegs x 10 colours has 100,000,000 codes; the solver handles up to 1,000,000. Use "
+        "fewer pegs or colours.",
+    )
+    for reason, english in [
+        (OwnerReason.SOLO, "This is <@5>'s solo game."),
+        (OwnerReason.THEIR_CODE, "Only <@5> can answer: it is their secret code."),
+        (OwnerReason.END, "Only <@5> or a moderator (Manage Messages) can end this game."),
+        (OwnerReason.OWNER, "This is <@5>'s game."),
+        (OwnerReason.START, "Only <@5> can start this race."),
+    ]:
+        yield NotYourGame(5, reason=reason), english
+    yield errors.Unpicked([1, 3]), "Pick a colour for peg 1, 3 first."
+    yield (
+        errors.ServerOnly("end", 5),
+        "Only <@5> can end this game: outside servers there are no moderators to end someone "
+        "else's game.",
+    )
+    yield (
+        errors.ServerOnly("leaderboard"),
+        "Leaderboards belong to a server, and this is not one: use `/mastermind leaderboard` in "
+        "a server. `/mastermind stats` shows your own record anywhere.",
+    )
+
+
+SAID = list(engine_errors())
+ENGINE_ERRORS = [error for error, _ in SAID]
+
+
+def reply(error: BaseException, t: Messages) -> str:
+    """What the bot answers: the modes' words first (as the app hands them), then the shared."""
+    return errors.friendly(error, t, registry.words_for)
+
+
+@pytest.mark.parametrize(
+    ("error", "english"), SAID, ids=[f"{n}-{type(e).__name__}" for n, (e, _) in enumerate(SAID)]
+)
+def test_every_error_has_its_own_words_in_english_and_polish(
+    error: BaseException, english: str
+) -> None:
+    """The English reply is the sentence the table says, word for word; the Polish one says
+    it in Polish (no English word left), and neither is the reply for a crash."""
+    said = reply(error, ENGLISH)
+    assert said == english
+    assert said != errors.unexpected(ENGLISH)
+    polish = reply(error, PL)
+    assert polish != said and polish != errors.unexpected(PL)
     assert not english_words(polish), polish
 
 
@@ -255,23 +401,54 @@ def test_a_variant_too_large_is_refused_with_its_numbers_in_every_language() -> 
     assert "100 000 000" in polish and "1 000 000" in polish and "8" in polish
 
 
-def test_every_fixed_sentence_is_raised_below() -> None:
-    assert {str(e) for e in ENGINE_ERRORS} >= errors.FIXED
-
-
 def _subclasses(cls: type[GameError]) -> Iterator[type[GameError]]:
     for sub in cls.__subclasses__():
         yield sub
         yield from _subclasses(sub)
 
 
-def test_every_default_sentence_of_the_rules_is_translated() -> None:
-    for cls in _subclasses(GameError):
-        if (
-            cls.default_message != GameError.default_message
-            and cls is not engine_errors_module.NoActiveGame
-        ):
-            assert cls.default_message in errors.FIXED, cls
+ABSTRACT = {WrongGameKind}
+"""Kinds only ever raised as a subclass (each mode's own refusal)."""
+
+
+def test_every_error_of_the_rules_has_words_of_its_own() -> None:
+    """Every GameError subclass of every mode is worded for itself (not by an ancestor's
+    sentence), by the shared floors or by its mode's board, and the table above holds one of
+    each, so its English and Polish are checked."""
+    kinds = {*_subclasses(GameError), GameError} - ABSTRACT
+    worded = set(errors.WORDS) | set(registry.ERRORS)
+    assert kinds <= worded, kinds - worded
+    assert kinds <= {type(error) for error in ENGINE_ERRORS}, kinds - set(map(type, ENGINE_ERRORS))
+    assert not set(errors.WORDS) & set(registry.ERRORS), "a kind has words in two places"
+
+
+PLAYER_ERRORS = {
+    cls.__name__
+    for cls in (*_subclasses(GameError), GameError, CodeError, TooLarge, StoreBusy, AlreadyApplied)
+} | {cls.__name__ for cls in (SolverUnavailable, *SolverUnavailable.__subclasses__())}
+BELOW_THE_UI = sorted(
+    [
+        *(BOT / "engine").rglob("*.py"),
+        BOT / "store" / "errors.py",
+        BOT / "solver_pool.py",
+        *(p for p in (BOT / "modes").rglob("*.py") if p.stem in {"rules", "actions", "record"}),
+    ]
+)
+
+
+WORDS_IN_A_ROW = re.compile(r"[A-Za-z']+ [A-Za-z']+ [A-Za-z']+ [A-Za-z']+")
+"""Four words in a row: a sentence, where a code and its data would do."""
+
+
+@pytest.mark.parametrize("path", BELOW_THE_UI, ids=lambda p: str(p.relative_to(BOT)))
+def test_no_error_a_player_meets_is_raised_with_words(path: Path) -> None:
+    """Below the UI an error a player can meet gets its code and data, never a sentence."""
+    for node in ast.walk(ast.parse(path.read_text())):
+        if isinstance(node, ast.Call) and _call_name(node) in PLAYER_ERRORS:
+            for arg in node.args:
+                for part in ast.walk(arg):
+                    if isinstance(part, ast.Constant) and isinstance(part.value, str):
+                        assert not WORDS_IN_A_ROW.search(part.value), f"{path.name}:{part.lineno}"
 
 
 # --- nothing bypasses the catalogue -------------------------------------------------------------
@@ -300,7 +477,7 @@ SINK_KEYWORDS = {"content", "title", "description", "name", "value", "text", "la
 ALLOWED = {
     "Mastermind · ",  # the game's name, in every language
 }
-"""String literals in bot/ui and bot/cogs that read like prose but are not said to players."""
+"""String literals in SPEAKERS that read like prose but are not said to players."""
 
 
 def _is_docstring(node: ast.AST, parent: ast.AST | None) -> bool:
@@ -371,7 +548,14 @@ def prose_outside_the_catalogue(path: Path) -> Iterator[str]:
             yield f"{path.name}:{node.lineno}: {node.value!r}"
 
 
-SPEAKERS = sorted([*(BOT / "ui").rglob("*.py"), *(BOT / "cogs").rglob("*.py")])
+SPEAKERS = sorted(
+    [
+        *(BOT / "ui").rglob("*.py"),
+        *(BOT / "interactions").rglob("*.py"),
+        *(p for p in (BOT / "modes").rglob("*.py") if p.stem not in {"rules", "actions", "record"}),
+    ]
+)
+"""Where the words a player reads are written: the UI, the inputs and every mode's board."""
 
 
 @pytest.mark.parametrize("path", SPEAKERS, ids=lambda p: str(p.relative_to(BOT)))
@@ -395,10 +579,9 @@ def test_the_scan_would_catch_an_inline_reply(tmp_path: Path) -> None:
 @pytest.mark.parametrize("path", sorted(BOT.rglob("*.py")), ids=lambda p: str(p.relative_to(BOT)))
 def test_every_lookup_is_visible_to_the_extractor(path: Path) -> None:
     """`pybabel extract` reads literal first arguments only, and none inside an f-string."""
-    # errors.py looks fixed sentences up by their English text (declared with N_), the
-    # translator translates what discord.py hands it, mastermind.py's strategy choices carry
-    # the titles that ui/words.py declares.
-    dynamic_allowed = {"errors.py", "translator.py", "catalogue.py", "options.py"}
+    # The translator translates what discord.py hands it; interactions/options.py's strategy
+    # choices carry the titles that ui/words.py declares.
+    dynamic_allowed = {"translator.py", "catalogue.py", "options.py"}
     for node in ast.walk(ast.parse(path.read_text())):
         if isinstance(node, ast.JoinedStr):
             for inner in ast.walk(node):

@@ -7,8 +7,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.engine.errors import WrongGameKind
-from bot.engine.game import GameKind, Variant
+from bot.engine.game import GameKind, MoveKind, Variant
 from bot.engine.search import check_size
 from bot.engine.strategies import DEFAULT_STRATEGY, get_strategy
 from bot.interactions import boards, replies
@@ -26,6 +25,7 @@ from bot.interactions.options import (
 from bot.interactions.replies import actor, guarded
 from bot.modes.common import actions as common
 from bot.modes.common import board
+from bot.modes.play.rules import NotAPlayGame
 from bot.ui import i18n
 from bot.ui.errors import ServerOnly
 from bot.ui.i18n import slash
@@ -38,8 +38,8 @@ async def guess_here(interaction: Interaction, code: str) -> None:
     bot = interaction.client
     game = await common.active(bot.store, actor(interaction).channel_id)
     route = bot.kind_of(game).guess
-    if route is None or game.id is None:
-        raise WrongGameKind("In this game I guess your code: answer my guesses instead.")
+    if route is None or game.id is None:  # the bot guesses here: the player answers instead
+        raise NotAPlayGame(MoveKind.GUESS)
     await route(interaction, game.id, code)
 
 

@@ -14,6 +14,7 @@ from typing import Any
 
 import discord
 
+from bot.engine.errors import DailyAlreadyPlayed
 from bot.engine.game import Status
 from bot.modes.common.board import badge, marks
 from bot.modes.daily.rules import DailyGame, Streak
@@ -23,6 +24,7 @@ from bot.store import DailyResult, PlayerStats
 from bot.ui import components, embeds, text, words
 from bot.ui.boards import Drawn, Field
 from bot.ui.embeds import ACTIVE
+from bot.ui.errors import ErrorWords
 from bot.ui.i18n import Messages
 from bot.ui.ids import ID, Route
 from bot.ui.text import mention
@@ -284,3 +286,11 @@ def daily_leaderboard(
 def record_field(streak: Streak, record: PlayerStats | None, *, t: Messages) -> Field:
     """A player's daily codes (everywhere: a streak follows the player), in their record."""
     return Field(t.gettext("Daily code"), _daily_record(streak, record, t), inline=False)
+
+
+ERRORS: ErrorWords = {
+    DailyAlreadyPlayed: lambda _, t: t.gettext(
+        "You have already played today's code; a new one comes at midnight UTC."
+    ),
+}
+"""The daily mode's refusals in words (the store raises `DailyAlreadyPlayed`)."""

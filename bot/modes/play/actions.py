@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from bot.engine.actor import Actor
 from bot.engine.codes import Code
-from bot.engine.errors import NotYourGame, OwnerReason, WrongGameKind
-from bot.engine.game import GuessOutcome, Variant
+from bot.engine.errors import NotYourGame, OwnerReason
+from bot.engine.game import GuessOutcome, MoveKind, Variant, require
 from bot.modes.common.actions import refuse_if_taken, running_here
 from bot.modes.play import rules
-from bot.modes.play.rules import PlayGame
+from bot.modes.play.rules import NotAPlayGame, PlayGame
 from bot.solver_pool import SolverPool
 from bot.store import Store
 
@@ -41,11 +41,13 @@ async def start(
     return await store.start(fresh, board=(actor.channel_id, board_message_id), source=actor.source)
 
 
+def _not_a_play_game() -> NotAPlayGame:
+    return NotAPlayGame(MoveKind.GUESS)
+
+
 async def may_guess(store: Store, game_id: int, actor: Actor) -> PlayGame:
     """The running play game the actor may guess in (before a picker or modal opens)."""
-    game = await running_here(store, game_id, actor)
-    if not isinstance(game, PlayGame):
-        raise WrongGameKind("In this game I guess your code: answer my guesses instead.")
+    game = require(await running_here(store, game_id, actor), PlayGame, _not_a_play_game)
     if game.solo and actor.user_id != game.starter_id:
         raise NotYourGame(game.starter_id, reason=OwnerReason.SOLO)
     return game

@@ -9,10 +9,10 @@ from collections.abc import Sequence
 import discord
 
 from bot.engine.codes import Code, CodeSpace
-from bot.engine.game import Status
+from bot.engine.game import MoveKind, Status
 from bot.modes.common import board as common_board
 from bot.modes.hints import board as hints_board
-from bot.modes.play.rules import PlayGame
+from bot.modes.play.rules import NotAPlayGame, PlayGame
 from bot.modes.review.board import review_button
 from bot.store import PlayerStats
 from bot.ui import components, text, words
@@ -25,6 +25,7 @@ from bot.ui.embeds import (
     variant_line,
     who,
 )
+from bot.ui.errors import ErrorWords
 from bot.ui.i18n import Messages
 from bot.ui.ids import ID, Route
 from bot.ui.text import mention
@@ -201,3 +202,13 @@ def leaderboard(rows: Sequence[PlayerStats], *, t: Messages) -> discord.Embed:
         title=t.gettext("Mastermind leaderboard"),
         empty=t.gettext("No finished games yet. Start one with `/mastermind play`!"),
     )
+
+
+def _not_a_play_game(error: NotAPlayGame, t: Messages) -> str:
+    if error.tried is MoveKind.HINT:
+        return t.gettext("Hints are for games where you guess my code.")
+    return t.gettext("In this game I guess your code: answer my guesses instead.")
+
+
+ERRORS: ErrorWords = {NotAPlayGame: _not_a_play_game}
+"""The play mode's refusals in words."""

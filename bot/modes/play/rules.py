@@ -11,7 +11,7 @@ from functools import cached_property
 from typing import ClassVar, Self
 
 from bot.engine.codes import Code
-from bot.engine.errors import BreaksAClue, NotYourGame, OwnerReason
+from bot.engine.errors import BreaksAClue, NotYourGame, OwnerReason, WrongGameKind
 from bot.engine.game import (
     BaseGame,
     Derived,
@@ -31,6 +31,15 @@ from bot.engine.game import (
     require_active,
 )
 from bot.engine.hard import Clue, first_broken_clue
+
+
+class NotAPlayGame(WrongGameKind, code="not-a-play-game"):
+    """A play input (`tried`: a guess or a hint) on a game where the bot does the guessing,
+    so the player is told what to do there instead."""
+
+    def __init__(self, tried: MoveKind) -> None:
+        super().__init__(tried)
+        self.tried = tried
 
 
 @dataclass(frozen=True)
@@ -126,7 +135,7 @@ def new_play_game(
 
 def guess(game: BaseGame, player_id: int, code: Code | str) -> tuple[PlayGame, GuessOutcome]:
     """Score one guess. Text is parsed; a tuple is validated against the variant."""
-    game = require(game, PlayGame, "In this game I guess your code: answer my guesses instead.")
+    game = require(game, PlayGame, lambda: NotAPlayGame(MoveKind.GUESS))
     require_active(game)
     if game.solo and player_id != game.starter_id:
         raise NotYourGame(game.starter_id, reason=OwnerReason.SOLO)
@@ -149,7 +158,7 @@ def guess(game: BaseGame, player_id: int, code: Code | str) -> tuple[PlayGame, G
 def hint(game: BaseGame, player_id: int) -> tuple[PlayGame, HintOutcome]:
     """Record that a player asked for a hint. The first since the last guess is level 1 (how
     many codes are left); a second one is level 2 (a code worth guessing)."""
-    game = require(game, PlayGame, "Hints are for games where you guess my code.")
+    game = require(game, PlayGame, lambda: NotAPlayGame(MoveKind.HINT))
     require_active(game)
     if game.solo and player_id != game.starter_id:
         raise NotYourGame(game.starter_id, reason=OwnerReason.SOLO)

@@ -15,11 +15,11 @@ from collections.abc import Callable
 from bot.engine import game as core
 from bot.engine.actor import Actor
 from bot.engine.codes import Code
-from bot.engine.errors import GameError, GameOver, WrongGameKind
+from bot.engine.errors import GameError, GameOver
 from bot.engine.game import MoveKind, Variant
 from bot.modes.common.actions import game_here, refuse_if_taken, running_here
 from bot.modes.race import rules
-from bot.modes.race.rules import NotInRace, RaceGame, RaceStarted
+from bot.modes.race.rules import NotARace, NotInRace, RaceGame, RaceStarted
 from bot.store import AlreadyApplied, Store
 
 JOIN_SECONDS = (10, 300, 60)
@@ -27,13 +27,9 @@ JOIN_SECONDS = (10, 300, 60)
 RACE_MINUTES = (1, 60, 10)
 """The race's time limit in minutes: least, most, default."""
 
-_NOT_A_RACE = "That belongs to a race; this game is not one."
 
-
-class RaceNeedsServer(GameError):
+class RaceNeedsServer(GameError, code="race-needs-server"):
     """A race's board must be kept up to date by the bot (its clock, everyone's progress)."""
-
-    default_message = "Races are run in the channels of servers I have joined."
 
 
 async def check_start(store: Store, actor: Actor, *, bot_may_post: bool) -> None:
@@ -71,10 +67,7 @@ async def start(
 
 async def race_here(store: Store, game_id: int, actor: Actor) -> RaceGame:
     """The running race `game_id` of the actor's channel."""
-    game = await running_here(store, game_id, actor)
-    if not isinstance(game, RaceGame):
-        raise WrongGameKind(_NOT_A_RACE)
-    return game
+    return core.require(await running_here(store, game_id, actor), RaceGame, NotARace)
 
 
 async def join(store: Store, game_id: int, actor: Actor) -> RaceGame:
@@ -104,9 +97,7 @@ async def _lobby_move(
 async def racer(store: Store, game_id: int, actor: Actor) -> RaceGame:
     """The race `game_id` of this channel, which the actor is in (over or not: a finished
     race's board still shows its result)."""
-    game = await game_here(store, game_id, actor)
-    if not isinstance(game, RaceGame):
-        raise WrongGameKind(_NOT_A_RACE)
+    game = core.require(await game_here(store, game_id, actor), RaceGame, NotARace)
     if actor.user_id not in game.players:
         raise NotInRace()
     return game

@@ -18,11 +18,24 @@ import discord
 from bot.engine.game import Status
 from bot.modes.common import board as common_board
 from bot.modes.common.board import average, marks
-from bot.modes.race.rules import Placing, RaceGame
+from bot.modes.race.actions import RaceNeedsServer
+from bot.modes.race.rules import (
+    AlreadyJoined,
+    NotARace,
+    NotInRace,
+    Placing,
+    RaceFinished,
+    RaceFull,
+    RaceGame,
+    RaceNotStarted,
+    RaceStarted,
+    RaceTiming,
+)
 from bot.modes.review.board import review_button
 from bot.store import PlayerStats
 from bot.ui import components, embeds, text, words
 from bot.ui.boards import Drawn, Field
+from bot.ui.errors import ErrorWords
 from bot.ui.i18n import Messages
 from bot.ui.ids import ID, Route
 
@@ -393,3 +406,27 @@ def leaderboard(rows: Sequence[PlayerStats], *, t: Messages) -> discord.Embed:
         empty=t.gettext("No finished races yet."),
         averages=True,
     )
+
+
+ERRORS: ErrorWords = {
+    NotInRace: lambda _, t: t.gettext(
+        "You are not in this race; join the next one while its lobby is open."
+    ),
+    AlreadyJoined: lambda _, t: t.gettext("You are already in this race."),
+    RaceFull: lambda _, t: t.gettext("This race is full."),
+    RaceNotStarted: lambda _, t: t.gettext(
+        "The race has not started yet: wait for the starter or the clock."
+    ),
+    RaceStarted: lambda _, t: t.gettext("This race has already started; join the next one."),
+    RaceFinished: lambda _, t: t.gettext(
+        "You have finished this race: watch its board for the others."
+    ),
+    NotARace: lambda _, t: t.gettext("That belongs to a race; this game is not one."),
+    RaceTiming: lambda _, t: t.gettext(
+        "A race needs a join window of 0 s or more and a time limit."
+    ),
+    RaceNeedsServer: lambda _, t: t.gettext(
+        "Races are run in the channels of servers I have joined."
+    ),
+}
+"""The race mode's refusals in words."""

@@ -18,6 +18,7 @@ from bot.engine.errors import (
     NotYourGame,
     OwnerReason,
     StaleGame,
+    WrongGameKind,
 )
 from bot.engine.game import (
     BaseGame,
@@ -39,28 +40,40 @@ from bot.engine.game import (
 from bot.engine.hard import Clue, first_broken_clue
 
 
-class NotInRace(GameError):
-    default_message = "You are not in this race; join the next one while its lobby is open."
+class NotInRace(GameError, code="not-in-race"):
+    """A racer's move by a player who did not join while the lobby was open."""
 
 
-class AlreadyJoined(GameError):
-    default_message = "You are already in this race."
+class AlreadyJoined(GameError, code="already-joined"):
+    """A second join by the same player: each racer has one board."""
 
 
-class RaceFull(GameError):
-    default_message = "This race is full."
+class RaceFull(GameError, code="race-full"):
+    """A join once `MAX_RACERS` are in: the board has a block per racer, within one embed."""
 
 
-class RaceNotStarted(GameError):
-    default_message = "The race has not started yet: wait for the starter or the clock."
+class RaceNotStarted(GameError, code="race-not-started"):
+    """A guess while the lobby is still open."""
 
 
-class RaceStarted(GameError):
-    default_message = "This race has already started; join the next one."
+class RaceStarted(GameError, code="race-started"):
+    """A join or a start once guessing has opened: everyone starts together."""
 
 
-class RaceFinished(GameError):
-    default_message = "You have finished this race: watch its board for the others."
+class RaceFinished(GameError, code="race-finished"):
+    """The player cracked the secret or ran out of guesses; the others race on."""
+
+
+class NotARace(WrongGameKind, code="not-a-race"):
+    """A race's input (join, start, a racer's guess) on a game that is not a race."""
+
+
+class RaceTiming(InvalidVariant, code="race-timing"):
+    """A lobby's join window (`join_seconds`) below 0 or a time limit (`time_limit`) below 1 s."""
+
+    def __init__(self, join_seconds: int, time_limit: int) -> None:
+        super().__init__()
+        self.join_seconds, self.time_limit = join_seconds, time_limit
 
 
 MAX_RACERS = 10
@@ -240,7 +253,7 @@ def new_race_game(
     opens when the starter starts it or `join_seconds` later; the race ends `time_limit`
     seconds after the lobby was due to close (a race started early gets that time as well)."""
     if join_seconds < 0 or time_limit < 1:
-        raise InvalidVariant("A race needs a join window of 0 s or more and a time limit.")
+        raise RaceTiming(join_seconds, time_limit)
     variant = variant or Variant()
     return RaceGame(
         guild_id=guild_id,
@@ -255,12 +268,9 @@ def new_race_game(
     )
 
 
-_NOT_A_RACE = "That belongs to a race; this game is not one."
-
-
 def join(game: BaseGame, player_id: int) -> tuple[RaceGame, LobbyOutcome]:
     """A player enters the lobby: only before the start, once, and while there is room."""
-    game = require(game, RaceGame, _NOT_A_RACE)
+    game = require(game, RaceGame, NotARace)
     require_active(game)
     if game.started:
         raise RaceStarted()
@@ -276,7 +286,7 @@ def join(game: BaseGame, player_id: int) -> tuple[RaceGame, LobbyOutcome]:
 def start_race(game: BaseGame, player_id: int | None) -> tuple[RaceGame, LobbyOutcome]:
     """Open guessing: by the starter (`player_id`), or by the clock (None) once the lobby's
     time is up, which is the bot's to decide (`clock_move`)."""
-    game = require(game, RaceGame, _NOT_A_RACE)
+    game = require(game, RaceGame, NotARace)
     require_active(game)
     if game.started:
         raise RaceStarted()
@@ -297,7 +307,7 @@ def race_guess(
     once they cracked it and LOST once they are out of guesses, and `secret` shows only when
     the whole race is over.
     """
-    game = require(game, RaceGame, _NOT_A_RACE)
+    game = require(game, RaceGame, NotARace)
     require_active(game)
     if not game.started:
         raise RaceNotStarted()

@@ -27,8 +27,13 @@ KEPT_REVIEWS = 64
 a whole channel costs the workers one review."""
 
 
-class ReviewNotYet(GameError):
-    default_message = "The review opens when the game is over, so it can't give the secret away."
+class ReviewNotYet(GameError, code="review-not-yet"):
+    """A running game is never reviewed: the review would give its secret away."""
+
+
+class ReviewNeedsPlay(WrongGameKind, code="review-needs-play"):
+    """A review of a game where the bot did the guessing (there are no guesses of the
+    player's to review)."""
 
 
 @dataclass(frozen=True)
@@ -46,10 +51,10 @@ _kept: OrderedDict[tuple[int, int, tuple[Clue, ...]], tuple[ReviewedGuess, ...]]
 
 def clues_of(game: core.Game, player_id: int) -> tuple[Clue, ...]:
     """The clues `player_id`'s review covers (`clues_for`: every guess of a shared game, a
-    player's own where each plays alone); WrongGameKind where the bot does the guessing."""
+    player's own where each plays alone); ReviewNeedsPlay where the bot does the guessing."""
     clues_for: Callable[[int], Any] | None = getattr(game, "clues_for", None)
     if clues_for is None:
-        raise WrongGameKind("Reviews are for games where you crack my code.")
+        raise ReviewNeedsPlay()
     return tuple(clues_for(player_id))
 
 

@@ -18,7 +18,9 @@ import discord
 from bot.engine.codes import CodeSpace
 from bot.engine.job_types import ReviewedGuess
 from bot.engine.review import ReviewSummary
+from bot.modes.review.actions import ReviewNeedsPlay, ReviewNotYet
 from bot.ui import text
+from bot.ui.errors import ErrorWords
 from bot.ui.i18n import Messages
 from bot.ui.ids import ID, Route
 
@@ -121,3 +123,12 @@ def row_text(space: CodeSpace, row: ReviewedGuess, *, t: Messages) -> str:
             verdict=verdict,
         )
     return f"{possible} · {secret}\n{left}\n{knuth}"
+
+
+ERRORS: ErrorWords = {
+    ReviewNotYet: lambda _, t: t.gettext(
+        "The review opens when the game is over, so it can't give the secret away."
+    ),
+    ReviewNeedsPlay: lambda _, t: t.gettext("Reviews are for games where you crack my code."),
+}
+"""The review's refusals in words."""

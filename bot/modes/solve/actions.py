@@ -10,14 +10,14 @@ from dataclasses import dataclass
 from bot.engine.actor import Actor
 from bot.engine.answers import possible_answers
 from bot.engine.codes import Code
-from bot.engine.errors import ImpossibleAnswer, NotYourGame, OwnerReason, StaleGame, WrongGameKind
-from bot.engine.game import Variant
+from bot.engine.errors import ImpossibleAnswer, NotYourGame, OwnerReason, StaleGame
+from bot.engine.game import MoveKind, Variant, require
 from bot.engine.job_types import NextGuess, NoCodeLeft
 from bot.engine.search import check_size
 from bot.engine.strategies import get_strategy
 from bot.modes.common.actions import refuse_if_taken, running_here
 from bot.modes.solve import rules
-from bot.modes.solve.rules import SolveGame
+from bot.modes.solve.rules import NotASolveGame, SolveGame
 from bot.solver_pool import SolverPool
 from bot.store import Store
 
@@ -27,7 +27,7 @@ History = list[tuple[list[int], int, int]]
 @dataclass(frozen=True)
 class SolveStep:
     """A solve game after an action: what to draw. `remaining` codes fit the answers (None when
-    unknown); `no_code_left` is the solver's explanation when the answers contradict."""
+    unknown); `no_code_left` is the solver's note (for logs) when the answers contradict."""
 
     game: SolveGame
     remaining: int | None
@@ -75,11 +75,13 @@ async def start(
     return await store.start(fresh, board=(actor.channel_id, board_message_id), source=actor.source)
 
 
+def _not_a_solve_game() -> NotASolveGame:
+    return NotASolveGame(MoveKind.ANSWER)
+
+
 async def owned(store: Store, game_id: int, version: int, actor: Actor) -> SolveGame:
     """The running solve game the actor answers for, as shown on the board they clicked."""
-    game = await running_here(store, game_id, actor)
-    if not isinstance(game, SolveGame):
-        raise WrongGameKind("In this game you guess my code: there is nothing to answer.")
+    game = require(await running_here(store, game_id, actor), SolveGame, _not_a_solve_game)
     if actor.user_id != game.starter_id:
         raise NotYourGame(game.starter_id, reason=OwnerReason.OWNER)
     if game.version != version:
@@ -92,9 +94,7 @@ def check_answer(game: SolveGame, actor: Actor, black: int, white: int) -> None:
     rules.answer(game, actor.user_id, black, white, None)  # dry run of the rules
     current = game.current_guess
     if current is not None and (black, white) not in possible_answers(game.variant.space, current):
-        raise ImpossibleAnswer(
-            f"No code can earn {black} black and {white} white against that guess."
-        )
+        raise ImpossibleAnswer(None, black, white)
 
 
 async def answer(

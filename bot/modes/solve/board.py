@@ -8,8 +8,13 @@ from typing import Any
 import discord
 
 from bot.engine.answers import possible_answers
-from bot.engine.game import Game, Status
-from bot.modes.solve.rules import SolveGame
+from bot.engine.game import Game, MoveKind, Status
+from bot.modes.solve.rules import (
+    NoGuessToAnswer,
+    NotASolveGame,
+    NothingToUndo,
+    SolveGame,
+)
 from bot.store import PlayerStats
 from bot.ui import components, text, words
 from bot.ui.boards import Drawn, Field
@@ -20,6 +25,7 @@ from bot.ui.embeds import (
     how_pegs_score,
     variant_line,
 )
+from bot.ui.errors import ErrorWords
 from bot.ui.i18n import ENGLISH, Messages
 from bot.ui.ids import ID, Route
 from bot.ui.text import mention
@@ -215,3 +221,18 @@ def _solve_record(record: PlayerStats, t: Messages) -> str:
 def record_field(record: PlayerStats, *, t: Messages) -> Field:
     """The codes a player held for the bot, in their record."""
     return Field(t.gettext("Codes you held (solve)"), _solve_record(record, t), inline=False)
+
+
+ERRORS: ErrorWords = {
+    NoGuessToAnswer: lambda _, t: t.gettext(
+        "Your answers contradict each other, so I have no guess to ask about: "
+        "undo your last answer and check it."
+    ),
+    NothingToUndo: lambda _, t: t.gettext("There is no answer to take back yet."),
+    NotASolveGame: lambda error, t: (
+        t.gettext("In this game you guess my code: there is nothing to undo.")
+        if error.tried is MoveKind.UNDO
+        else t.gettext("In this game you guess my code: there is nothing to answer.")
+    ),
+}
+"""The solve mode's refusals in words."""

@@ -11,7 +11,14 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 from bot.engine.codes import Code, CodeError
-from bot.engine.errors import GameError, ImpossibleAnswer, InvalidGuess, NotYourGame, OwnerReason
+from bot.engine.errors import (
+    GameError,
+    ImpossibleAnswer,
+    InvalidGuess,
+    NotYourGame,
+    OwnerReason,
+    WrongGameKind,
+)
 from bot.engine.game import (
     BaseGame,
     Derived,
@@ -28,15 +35,21 @@ from bot.engine.game import (
 )
 
 
-class NoGuessToAnswer(GameError):
-    default_message = (
-        "Your answers contradict each other, so I have no guess to ask about: "
-        "undo your last answer and check it."
-    )
+class NoGuessToAnswer(GameError, code="no-guess-to-answer"):
+    """Every guess is answered and no code fits the answers: the player must undo one."""
 
 
-class NothingToUndo(GameError):
-    default_message = "There is no answer to take back yet."
+class NothingToUndo(GameError, code="nothing-to-undo"):
+    """An undo before the first answer."""
+
+
+class NotASolveGame(WrongGameKind, code="not-a-solve-game"):
+    """A solve input (`tried`: an answer or an undo) on a game where the player guesses the
+    bot's code: there is nothing of theirs to answer or take back."""
+
+    def __init__(self, tried: MoveKind) -> None:
+        super().__init__(tried)
+        self.tried = tried
 
 
 @dataclass(frozen=True)
@@ -151,7 +164,7 @@ def answer(
     so far, so the game is stuck until the player undoes one. After an all-black answer the
     game is solved and `next_guess` is ignored.
     """
-    game = require(game, SolveGame, "In this game you guess my code: there is nothing to answer.")
+    game = require(game, SolveGame, lambda: NotASolveGame(MoveKind.ANSWER))
     require_active(game)
     _require_starter(game, player_id)
     if not game.awaiting_answer:
@@ -159,7 +172,7 @@ def answer(
     try:
         game.variant.space.check_answer(black, white)
     except CodeError as error:
-        raise ImpossibleAnswer(str(error)) from None
+        raise ImpossibleAnswer(error, black, white) from None
     moves = [Move(MoveKind.ANSWER, player_id, black=black, white=white)]
     solved = black == game.variant.pegs
     if not solved and next_guess is not None:
@@ -176,7 +189,7 @@ def answer(
 
 def undo(game: BaseGame, player_id: int) -> tuple[SolveGame, UndoOutcome]:
     """Take back the last answer (and the guess the bot made from it, if any)."""
-    game = require(game, SolveGame, "In this game you guess my code: there is nothing to undo.")
+    game = require(game, SolveGame, lambda: NotASolveGame(MoveKind.UNDO))
     require_active(game)
     _require_starter(game, player_id)
     if not game.answers:
@@ -201,4 +214,4 @@ def _bot_guess(variant: Variant, code: Code) -> Move:
     try:
         return Move(MoveKind.GUESS, None, variant.space.validate(code))
     except CodeError as error:
-        raise InvalidGuess(str(error)) from None
+        raise InvalidGuess(error) from None
