@@ -1,30 +1,109 @@
-"""What a store raises besides the rules' own errors: the same for every implementation."""
+"""What a store raises besides the rules' own errors: the same for every dialect.
+
+Each error is a `code` and its data, so whoever shows it words it (the UI for a player, the
+command line for an operator). Only a database that cannot be opened at all explains itself in
+`str(error)`: that line is for the person setting the bot up, never for a player.
+"""
 
 from __future__ import annotations
 
+from typing import ClassVar
 
-class StoreUnavailable(RuntimeError):
+_SAID_UNTIL_THE_UI_MAPS_CODES = {
+    "store.busy": (
+        "The game database is busy right now, so that was not recorded. "
+        "Please try again in a moment."
+    ),
+    "store.already_applied": "That was already counted: it is on the board once.",
+}
+"""The English that `bot/ui/errors.py` still looks up by text; it goes once the UI maps codes."""
+
+
+class StoreError(Exception):
+    """A failure of the store, as a code and its data."""
+
+    code: ClassVar[str] = "store"
+
+    @property
+    def data(self) -> dict[str, object]:
+        return {}
+
+    def __str__(self) -> str:
+        return _SAID_UNTIL_THE_UI_MAPS_CODES.get(self.code) or super().__str__() or self.code
+
+
+class StoreUnavailable(StoreError, RuntimeError):
     """The database cannot be used at all (unreadable, read-only, corrupt, locked by another
-    bot process). `str(error)` is one line naming the file and what to do."""
+    bot process). `str(error)` is one line for the operator naming it and what to do."""
+
+    code = "store.unavailable"
 
 
 class SchemaError(StoreUnavailable):
     """The database cannot be used by this version of the bot."""
 
+    code = "store.schema"
 
-class StoreBusy(RuntimeError):
+
+class StoreInUse(StoreUnavailable):
+    """Another bot process holds the database file (`pid` as its lock file names it)."""
+
+    code = "store.in_use"
+
+    def __init__(self, line: str, pid: str) -> None:
+        super().__init__(line)
+        self.pid = pid
+
+    @property
+    def data(self) -> dict[str, object]:
+        return {"pid": self.pid}
+
+
+class StoreBusy(StoreError, RuntimeError):
     """The database stayed locked past the bound; nothing was written."""
 
-    def __init__(self) -> None:
-        super().__init__(
-            "The game database is busy right now, so that was not recorded. "
-            "Please try again in a moment."
-        )
+    code = "store.busy"
 
 
-class AlreadyApplied(RuntimeError):
+class AlreadyApplied(StoreError, RuntimeError):
     """This input already made a move (a double click, a resubmitted modal, a retry)."""
 
+    code = "store.already_applied"
+
     def __init__(self, game_id: int, move_no: int) -> None:
+        super().__init__(game_id, move_no)
         self.game_id, self.move_no = game_id, move_no
-        super().__init__("That was already counted: it is on the board once.")
+
+    @property
+    def data(self) -> dict[str, object]:
+        return {"game_id": self.game_id, "move_no": self.move_no}
+
+
+class Conflict(StoreError):
+    """A write met a unique index of the schema (`index`, named as in both schemas)."""
+
+    code = "store.conflict"
+
+    def __init__(self, index: str | None) -> None:
+        super().__init__(index)
+        self.index = index
+
+    @property
+    def data(self) -> dict[str, object]:
+        return {"index": self.index}
+
+
+class ImportRefused(StoreError):
+    """`absorb` wrote nothing: `reason` is `other_games` (the database holds other games:
+    `game_id`), `channel_taken` (an active game where the copy has one) or `unverified`
+    (`expected` and `held` counts of games, moves and meta differ)."""
+
+    code = "store.import_refused"
+
+    def __init__(self, reason: str, **data: object) -> None:
+        super().__init__(reason)
+        self.reason, self._data = reason, data
+
+    @property
+    def data(self) -> dict[str, object]:
+        return {"reason": self.reason, **self._data}
