@@ -83,12 +83,12 @@ async def copy_to_postgres(source: Path, target: str) -> CopyReport:
 def _refusal(refused: ImportRefused, source: Path, target: str) -> str:
     """Why the database would not take the file's games, for the person copying."""
     data = refused.data
-    if refused.reason == "other_games":
+    if refused.data["reason"] == "other_games":
         return (
             f"game {data['game_id']} of {target} is not game {data['game_id']} of {source}: the "
             "database already holds other games. Copy into a new, empty database."
         )
-    if refused.reason == "channel_taken":
+    if refused.data["reason"] == "channel_taken":
         return (
             f"{target} already has an active game in a channel where {source} has one too. "
             "Copy into a new, empty database."

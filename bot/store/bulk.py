@@ -107,7 +107,7 @@ async def absorb(session: Session, dialect: Dialect, snapshot: Snapshot) -> Abso
         and tuple(game[c] for c in _IDENTITY) != tuple(games[game["id"]][c] for c in _IDENTITY)
     ]
     if other:
-        raise ImportRefused("other_games", game_id=min(other))
+        raise ImportRefused(reason="other_games", game_id=min(other))
     new_games = [g for g in snapshot.games if g["id"] not in games]
     behind = [g for g in snapshot.games if g["id"] in games and _newer(g, games[g["id"]])]
     have = {(move["game_id"], move["move_no"]) for move in ours.moves}
@@ -165,4 +165,4 @@ def _verify(snapshot: Snapshot, after: Snapshot) -> None:
     )
     expected = (len(snapshot.games), len(snapshot.moves), len(snapshot.meta))
     if held != expected:
-        raise ImportRefused("unverified", expected=expected, held=held)
+        raise ImportRefused(reason="unverified", expected=expected, held=held)

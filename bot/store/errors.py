@@ -1,13 +1,13 @@
 """What a store raises besides the rules' own errors: the same for every dialect.
 
-Each error is a `code` and its data, so whoever shows it words it (the UI for a player, the
-command line for an operator). Only a database that cannot be opened at all explains itself in
+Each error is a `code` and its `data`, so whoever shows it words it (the UI for a player, the
+command line for an operator). Only a database that cannot be used at all explains itself in
 `str(error)`: that line is for the person setting the bot up, never for a player.
 """
 
 from __future__ import annotations
 
-from typing import ClassVar
+from typing import Any, ClassVar
 
 _SAID_UNTIL_THE_UI_MAPS_CODES = {
     "store.busy": (
@@ -24,12 +24,12 @@ class StoreError(Exception):
 
     code: ClassVar[str] = "store"
 
-    @property
-    def data(self) -> dict[str, object]:
-        return {}
+    def __init__(self, line: str = "", **data: Any) -> None:
+        super().__init__(line or self.code)
+        self.data = data
 
     def __str__(self) -> str:
-        return _SAID_UNTIL_THE_UI_MAPS_CODES.get(self.code) or super().__str__() or self.code
+        return _SAID_UNTIL_THE_UI_MAPS_CODES.get(self.code) or super().__str__()
 
 
 class StoreUnavailable(StoreError, RuntimeError):
@@ -46,17 +46,9 @@ class SchemaError(StoreUnavailable):
 
 
 class StoreInUse(StoreUnavailable):
-    """Another bot process holds the database file (`pid` as its lock file names it)."""
+    """Another bot process holds the database file (data: `pid`, as its lock file says)."""
 
     code = "store.in_use"
-
-    def __init__(self, line: str, pid: str) -> None:
-        super().__init__(line)
-        self.pid = pid
-
-    @property
-    def data(self) -> dict[str, object]:
-        return {"pid": self.pid}
 
 
 class StoreBusy(StoreError, RuntimeError):
@@ -71,39 +63,19 @@ class AlreadyApplied(StoreError, RuntimeError):
     code = "store.already_applied"
 
     def __init__(self, game_id: int, move_no: int) -> None:
-        super().__init__(game_id, move_no)
+        super().__init__(game_id=game_id, move_no=move_no)
         self.game_id, self.move_no = game_id, move_no
-
-    @property
-    def data(self) -> dict[str, object]:
-        return {"game_id": self.game_id, "move_no": self.move_no}
 
 
 class Conflict(StoreError):
-    """A write met a unique index of the schema (`index`, named as in both schemas)."""
+    """A write met a unique index of the schema (data: `index`, named as in both schemas)."""
 
     code = "store.conflict"
 
-    def __init__(self, index: str | None) -> None:
-        super().__init__(index)
-        self.index = index
-
-    @property
-    def data(self) -> dict[str, object]:
-        return {"index": self.index}
-
 
 class ImportRefused(StoreError):
-    """`absorb` wrote nothing: `reason` is `other_games` (the database holds other games:
-    `game_id`), `channel_taken` (an active game where the copy has one) or `unverified`
-    (`expected` and `held` counts of games, moves and meta differ)."""
+    """`absorb` wrote nothing. data `reason`: `other_games` (the database holds other games;
+    `game_id`), `channel_taken` (an active game where the copy has one) or `unverified` (the
+    `expected` and `held` counts of games, moves and meta differ)."""
 
     code = "store.import_refused"
-
-    def __init__(self, reason: str, **data: object) -> None:
-        super().__init__(reason)
-        self.reason, self._data = reason, data
-
-    @property
-    def data(self) -> dict[str, object]:
-        return {"reason": self.reason, **self._data}

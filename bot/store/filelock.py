@@ -33,7 +33,7 @@ def claim(path: Path) -> int:
         raise StoreInUse(
             f"another mastermind-bot process (pid {holder}) is already using {path}: stop it "
             "first, or give this one its own DATABASE_PATH.",
-            holder,
+            pid=holder,
         ) from None
     os.ftruncate(descriptor, 0)
     os.pwrite(descriptor, f"{os.getpid()}\n".encode(), 0)

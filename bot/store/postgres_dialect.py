@@ -225,7 +225,7 @@ class PostgresDialect:
         except asyncpg.LockNotAvailableError:
             raise StoreBusy() from None
         except asyncpg.UniqueViolationError as error:
-            raise Conflict(error.constraint_name) from error
+            raise Conflict(index=error.constraint_name) from error
         finally:
             await pool.release(conn)
 

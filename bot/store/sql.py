@@ -100,7 +100,7 @@ class SqlStore:
         try:
             return public(await self._write(work, source=source))
         except Conflict as conflict:
-            if conflict.index != "games_one_daily_per_player":
+            if conflict.data["index"] != "games_one_daily_per_player":
                 raise
             held = await self._read(lambda session: game_rows.daily_id(session, game))
             raise DailyAlreadyPlayed(held) from None
@@ -284,9 +284,9 @@ class SqlStore:
         try:
             return await self._write(work)
         except Conflict as conflict:
-            if conflict.index != "games_one_active_per_channel":
+            if conflict.data["index"] != "games_one_active_per_channel":
                 raise
-            raise ImportRefused("channel_taken") from None
+            raise ImportRefused(reason="channel_taken") from None
 
     # --- transactions --------------------------------------------------------------------
 
@@ -306,7 +306,7 @@ class SqlStore:
         try:
             return await self._transaction(work, write=True)
         except Conflict as conflict:
-            if source is None or conflict.index != "moves_once_per_source":
+            if source is None or conflict.data["index"] != "moves_once_per_source":
                 raise
             refused = await self._read(lambda session: game_rows.repeated(session, source))
             if refused is None:

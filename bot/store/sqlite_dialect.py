@@ -242,7 +242,7 @@ def _translated(error: BaseException) -> Exception | None:
     prefix = "UNIQUE constraint failed: "
     if isinstance(error, sqlite3.IntegrityError) and text.startswith(prefix):
         columns = text.removeprefix(prefix)
-        return Conflict(_UNIQUE_INDEXES.get(columns, columns))
+        return Conflict(index=_UNIQUE_INDEXES.get(columns, columns))
     return None
 
 
