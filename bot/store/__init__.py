@@ -21,7 +21,7 @@ from bot.store.errors import (
     StoreUnavailable,
 )
 from bot.store.factory import open_store
-from bot.store.interface import Store
+from bot.store.interface import ActionTarget, Store
 from bot.store.leases import JOBS_LEASE, Lease, LeaseKeeper, open_lease
 from bot.store.postgres_dialect import PostgresDialect, is_postgres_url, redact
 from bot.store.sql import SqlStore
@@ -42,6 +42,7 @@ __all__ = [
     "JOBS_LEASE",
     "RECORD_FORMAT",
     "Absorbed",
+    "ActionTarget",
     "AlreadyApplied",
     "Applied",
     "Board",

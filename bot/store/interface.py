@@ -31,7 +31,7 @@ from bot.store.values import (
 )
 
 
-class Target(TypedDict, total=False):
+class ActionTarget(TypedDict, total=False):
     """Which game an action is for and what guards it (the keywords of `act` and `apply`)."""
 
     channel_id: int | None
@@ -60,10 +60,10 @@ class Store(Protocol):
         ...
 
     async def act(
-        self, transition: Callable[[Game], tuple[Game, OutcomeT]], **target: Unpack[Target]
+        self, transition: Callable[[Game], tuple[Game, OutcomeT]], **target: Unpack[ActionTarget]
     ) -> Applied[OutcomeT]:
         """The single action path: load a game (by exactly one of `channel_id` or `game_id`;
-        `expected_version` and `source` guard it, see `Target`), apply one pure transition,
+        `expected_version` and `source` guard it, see `ActionTarget`), apply one pure transition,
         save it and read where its board is, all in one write transaction. Returns the game
         (secret withheld while it runs), the outcome and the board row as that transaction saw
         it. Raises what `apply` raises."""

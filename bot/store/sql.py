@@ -30,7 +30,7 @@ from bot.store import bulk, game_rows, stats_queries, values
 from bot.store.dialect import Dialect, Session
 from bot.store.errors import Conflict, ImportRefused
 from bot.store.game_rows import CHANNEL_GAME, public, utc_now
-from bot.store.interface import Target
+from bot.store.interface import ActionTarget
 from bot.store.stats_queries import HistoryFilter
 from bot.store.values import OutcomeT
 
@@ -106,7 +106,7 @@ class SqlStore:
             raise DailyAlreadyPlayed(held) from None
 
     async def act(
-        self, transition: Callable[[Game], tuple[Game, OutcomeT]], **target: Unpack[Target]
+        self, transition: Callable[[Game], tuple[Game, OutcomeT]], **target: Unpack[ActionTarget]
     ) -> values.Applied[OutcomeT]:
         """Load a game (its row held), apply one pure transition, save what it appended and read
         where its board is: one write transaction. Errors as `apply`."""
@@ -130,7 +130,7 @@ class SqlStore:
         return await self._write(work, source=source)
 
     async def apply(
-        self, transition: Callable[[Game], tuple[Game, OutcomeT]], **target: Unpack[Target]
+        self, transition: Callable[[Game], tuple[Game, OutcomeT]], **target: Unpack[ActionTarget]
     ) -> tuple[Game, OutcomeT]:
         """`act` without the board."""
         applied = await self.act(transition, **target)
