@@ -110,6 +110,8 @@ class SqlStore:
     ) -> values.Applied[OutcomeT]:
         """Load a game (its row held), apply one pure transition, save what it appended and read
         where its board is: one write transaction. Errors as `apply`."""
+        if unknown := target.keys() - ActionTarget.__optional_keys__:
+            raise TypeError(f"unexpected keyword arguments: {sorted(unknown)}")
         channel_id, game_id = target.get("channel_id"), target.get("game_id")
         expected_version, source = target.get("expected_version"), target.get("source")
         if (channel_id is None) == (game_id is None):

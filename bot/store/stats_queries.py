@@ -113,6 +113,8 @@ async def history(
     session: Session, dialect: Dialect, **where: Unpack[HistoryFilter]
 ) -> list[HistoryEntry]:
     """Finished games, newest first; a player's are those they started or moved in."""
+    if unknown := where.keys() - HistoryFilter.__optional_keys__:
+        raise TypeError(f"unexpected keyword arguments: {sorted(unknown)}")
     guild_id, channel_id = where.get("guild_id"), where.get("channel_id")
     player_id, limit = where.get("player_id"), where.get("limit", 20)
     conditions = ["status <> 'active'"]
