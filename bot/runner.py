@@ -12,7 +12,6 @@ import logging
 import os
 import signal
 import socket
-import sqlite3
 import sys
 from collections.abc import Coroutine
 from pathlib import Path
@@ -108,14 +107,8 @@ async def open_store(path: Path | str, *, exclusive: bool) -> Store:
     """Open the database before anything touches the network, so its problems come first."""
     try:
         return await open_database(path, exclusive=exclusive)
-    except StoreUnavailable as error:
+    except StoreUnavailable as error:  # the store's one error for a database it cannot use
         raise StartFailure(str(error)) from error
-    except (sqlite3.Error, OSError) as error:
-        reason = getattr(error, "strerror", None) or str(error)
-        raise StartFailure(
-            f"cannot use the database {path}: {reason}; set DATABASE_PATH to a file in a "
-            "folder the bot can write to."
-        ) from error
 
 
 async def _serve(settings: Settings) -> int:

@@ -7,7 +7,7 @@ import fcntl
 import os
 from pathlib import Path
 
-from bot.store.errors import StoreUnavailable
+from bot.store.errors import StoreInUse, StoreUnavailable
 
 
 def claim(path: Path) -> int:
@@ -30,9 +30,10 @@ def claim(path: Path) -> int:
         os.close(descriptor)
         if error.errno not in (errno.EAGAIN, errno.EACCES):
             raise StoreUnavailable(f"cannot lock {lock_path}: {error.strerror}.") from error
-        raise StoreUnavailable(
+        raise StoreInUse(
             f"another mastermind-bot process (pid {holder}) is already using {path}: stop it "
-            "first, or give this one its own DATABASE_PATH."
+            "first, or give this one its own DATABASE_PATH.",
+            pid=holder,
         ) from None
     os.ftruncate(descriptor, 0)
     os.pwrite(descriptor, f"{os.getpid()}\n".encode(), 0)

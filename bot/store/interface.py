@@ -1,11 +1,12 @@
 """The store's seam: every call the bot makes on its database, as a Protocol.
 
-The modes and the app hold a `Store`, never a concrete class, so a second database (PostgreSQL)
-is one more implementation of this, and `tests/store/` runs the same suite against each.
-What every implementation promises:
+The modes and the app hold a `Store`, never a concrete class; its one implementation is
+`sql.SqlStore` over a dialect (SQLite or PostgreSQL), and `tests/store/` runs the same suite on
+each. What it promises:
 
-* One transition is one transaction: `apply` loads, runs the pure transition, and saves only
-  what it appended; a cancelled caller never leaves half a move.
+* One player action is one transaction: `act` loads the game, runs the pure transition, saves
+  only what it appended and reads where the board is, and returns all of it (`Applied`); no
+  other round trip. A cancelled caller never leaves half a move.
 * At most one active game per channel (daily games aside: each is one player's own, one per
   player and puzzle); a repeated `source` never makes a second move.
 * An active play game leaves the store with its secret withheld; only `apply` sees it.
@@ -15,12 +16,32 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from datetime import timedelta
-from typing import Protocol, Self, TypeVar, runtime_checkable
+from typing import Protocol, Self, TypedDict, Unpack, runtime_checkable
 
 from bot.engine.game import G, Game, GameKind
-from bot.store.values import Board, DailyResult, HistoryEntry, PlayerStats
+from bot.store.values import (
+    Absorbed,
+    Applied,
+    Board,
+    DailyResult,
+    HistoryEntry,
+    OutcomeT,
+    PlayerStats,
+    Snapshot,
+)
 
-OutcomeT = TypeVar("OutcomeT")
+
+class ActionTarget(TypedDict, total=False):
+    """Which game an action is for and what guards it (the keywords of `act` and `apply`)."""
+
+    channel_id: int | None
+    """The channel's active game (give this or `game_id`)."""
+    game_id: int | None
+    """That game, or GameOver once it has ended."""
+    expected_version: int | None
+    """Refuse (StaleGame) a move based on another version of the board."""
+    source: str | None
+    """The input that makes the move; a second move from it raises AlreadyApplied."""
 
 
 @runtime_checkable
@@ -32,9 +53,20 @@ class Store(Protocol):
     async def start(
         self, game: G, *, board: tuple[int, int] | None = None, source: str | None = None
     ) -> G:
-        """Store a new game and return it with its id; raises GameAlreadyActive if the channel
-        has one. `board` (channel id, message id) is written with it; `source` marks its first
-        move (a solve game's opening guess)."""
+        """Store a new game and return it with its id (nothing else: its board is the one
+        given); raises GameAlreadyActive if the channel has one, DailyAlreadyPlayed for a daily
+        puzzle the player has. `board` (channel id, message id) is written with it; `source`
+        marks its first move (a solve game's opening guess)."""
+        ...
+
+    async def act(
+        self, transition: Callable[[Game], tuple[Game, OutcomeT]], **target: Unpack[ActionTarget]
+    ) -> Applied[OutcomeT]:
+        """The single action path: load a game (by exactly one of `channel_id` or `game_id`;
+        `expected_version` and `source` guard it, see `ActionTarget`), apply one pure transition,
+        save it and read where its board is, all in one write transaction. Returns the game
+        (secret withheld while it runs), the outcome and the board row as that transaction saw
+        it. Raises what `apply` raises."""
         ...
 
     async def apply(
@@ -47,8 +79,9 @@ class Store(Protocol):
         source: str | None = None,
     ) -> tuple[Game, OutcomeT]:
         """Load a game (by exactly one of channel_id or game_id), apply one pure transition and
-        save it in one transaction. Raises NoActiveGame, GameOver, StaleGame (version is not
-        `expected_version`) or AlreadyApplied (`source` already made a move)."""
+        save it in one transaction: `act` without the board. Raises NoActiveGame, GameOver,
+        StaleGame (version is not `expected_version`) or AlreadyApplied (`source` already made
+        a move; nothing is written)."""
         ...
 
     async def game(self, game_id: int) -> Game | None:
@@ -138,6 +171,19 @@ class Store(Protocol):
     async def claim_meta(self, key: str, value: str) -> str:
         """Set `key` to `value` only if it holds nothing yet; return what it holds now. Of
         several processes claiming at once, exactly one value wins and all of them see it."""
+        ...
+
+    # --- the whole database --------------------------------------------------------------
+
+    async def export(self) -> Snapshot:
+        """Every game, move and meta value as of one instant (what a copy reads)."""
+        ...
+
+    async def absorb(self, snapshot: Snapshot) -> Absorbed:
+        """Merge a snapshot of another database in one transaction: only what is missing, a
+        game that went on brought up to date, verified before it commits. Raises ImportRefused
+        (nothing written) if this database holds other games under the snapshot's ids, an
+        active game in a channel where the snapshot has one, or would not hold it all."""
         ...
 
     # --- lifetime ------------------------------------------------------------------------

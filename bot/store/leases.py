@@ -23,8 +23,11 @@ import socket
 from collections.abc import Sequence
 from typing import Protocol
 
+import asyncpg
+
 from bot.store.interface import Store
-from bot.store.postgres import PostgresStore
+from bot.store.postgres_dialect import PostgresDialect
+from bot.store.sql import SqlStore
 
 log = logging.getLogger(__name__)
 
@@ -99,13 +102,16 @@ class LocalLease:
 class PostgresLease:
     """A row of `leases` in the shared PostgreSQL database."""
 
-    def __init__(self, store: PostgresStore, name: str, holder: str, ttl: float) -> None:
+    def __init__(self, dialect: PostgresDialect, name: str, holder: str, ttl: float) -> None:
         if not ttl > 0:
             raise ValueError("a lease lasts a positive number of seconds")
-        self.store, self.name, self.holder, self.ttl = store, name, holder, ttl
+        self.dialect, self.name, self.holder, self.ttl = dialect, name, holder, ttl
+
+    def _connection(self) -> asyncpg.pool.PoolAcquireContext[asyncpg.Record]:
+        return self.dialect.pool.acquire(timeout=self.ttl / 3)
 
     async def claim(self) -> bool:
-        async with self.store.pool.acquire(timeout=self.ttl / 3) as conn:
+        async with self._connection() as conn:
             holder = await conn.fetchval(
                 "INSERT INTO leases AS l (name, holder, expires_at) "
                 "VALUES ($1, $2, clock_timestamp() + make_interval(secs => $3)) "
@@ -120,13 +126,13 @@ class PostgresLease:
         return bool(holder == self.holder)
 
     async def release(self) -> None:
-        async with self.store.pool.acquire(timeout=self.ttl / 3) as conn:
+        async with self._connection() as conn:
             await conn.execute(
                 "DELETE FROM leases WHERE name = $1 AND holder = $2", self.name, self.holder
             )
 
     async def current_holder(self) -> str | None:
-        async with self.store.pool.acquire(timeout=self.ttl / 3) as conn:
+        async with self._connection() as conn:
             holder = await conn.fetchval(
                 "SELECT holder FROM leases WHERE name = $1 AND expires_at > clock_timestamp()",
                 self.name,
@@ -134,7 +140,7 @@ class PostgresLease:
         return None if holder is None else str(holder)
 
     async def drop_holder(self, holder: str) -> None:
-        async with self.store.pool.acquire(timeout=self.ttl / 3) as conn:
+        async with self._connection() as conn:
             await conn.execute(
                 "DELETE FROM leases WHERE name = $1 AND holder = $2", self.name, holder
             )
@@ -161,8 +167,8 @@ def open_lease(
 ) -> Lease:
     """The lease `name` on `store`'s database: shared on PostgreSQL, always ours on SQLite."""
     who = holder or process_name()
-    if isinstance(store, PostgresStore):
-        return PostgresLease(store, name, who, ttl)
+    if isinstance(store, SqlStore) and isinstance(store.dialect, PostgresDialect):
+        return PostgresLease(store.dialect, name, who, ttl)
     return LocalLease(name, who)
 
 

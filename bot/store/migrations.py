@@ -1,222 +1,35 @@
-"""The SQLite schema, as the list of steps that build it, and the code that applies them.
+"""The one migration runner: each dialect brings its own steps (`sqlite_schema.py`,
+`postgres_schema.py`) and its own way to lock and to count them; this applies the missing ones.
 
-The file's `PRAGMA user_version` is how many steps it has had. Opening a file runs the missing
-steps in one transaction; a file from a newer bot is refused (SchemaError) and left untouched.
+Opening a database runs its missing steps in one transaction that one process holds at a time,
+so processes starting together migrate it once; a database from a newer bot is refused
+(SchemaError) and left untouched.
 """
 
 from __future__ import annotations
 
-import contextlib
 import logging
-import sqlite3
-from pathlib import Path
 
-import aiosqlite
-
+from bot.store.dialect import Dialect
 from bot.store.errors import SchemaError
 
 log = logging.getLogger(__name__)
 
-_GAMES_3 = (
-    "id, format, kind, guild_id, channel_id, starter_id, pegs, colours, duplicates, "
-    "max_guesses, solo, strategy, secret, status, winner_id, version, created_at, finished_at, "
-    "last_move_at, board_channel_id, board_message_id, rendered_version"
-)
-"""The games columns as schema 3 had them (what migration 4 copies)."""
 
-# MIGRATIONS[n] takes the schema from version n to n + 1 (PRAGMA user_version), in one
-# transaction. Never edit a released entry: append a new one.
-MIGRATIONS: tuple[tuple[str, ...], ...] = (
-    (  # 1: games and their moves
-        """
-        CREATE TABLE games (
-            id          INTEGER PRIMARY KEY,
-            format      INTEGER NOT NULL,
-            kind        TEXT    NOT NULL CHECK (kind IN ('play', 'solve')),
-            guild_id    INTEGER,
-            channel_id  INTEGER NOT NULL,
-            starter_id  INTEGER NOT NULL,
-            pegs        INTEGER NOT NULL,
-            colours     INTEGER NOT NULL,
-            duplicates  INTEGER NOT NULL,
-            max_guesses INTEGER NOT NULL,
-            solo        INTEGER NOT NULL,
-            strategy    TEXT,
-            secret      TEXT,
-            status      TEXT    NOT NULL
-                CHECK (status IN ('active', 'won', 'lost', 'solved', 'abandoned')),
-            winner_id   INTEGER,
-            version     INTEGER NOT NULL,
-            created_at  TEXT    NOT NULL,
-            finished_at TEXT,
-            CHECK ((kind = 'play') = (secret IS NOT NULL))
-        )
-        """,
-        "CREATE UNIQUE INDEX games_one_active_per_channel ON games (channel_id) "
-        "WHERE status = 'active'",
-        "CREATE INDEX games_by_guild ON games (guild_id, status)",
-        """
-        CREATE TABLE moves (
-            game_id    INTEGER NOT NULL REFERENCES games (id),
-            move_no    INTEGER NOT NULL CHECK (move_no >= 1),
-            kind       TEXT    NOT NULL
-                CHECK (kind IN ('guess', 'answer', 'undo', 'give_up', 'timeout')),
-            player_id  INTEGER,
-            code       TEXT,
-            black      INTEGER,
-            white      INTEGER,
-            created_at TEXT    NOT NULL,
-            PRIMARY KEY (game_id, move_no)
-        ) WITHOUT ROWID
-        """,
-    ),
-    (  # 2: expiry, statistics index, key-value meta, append-only moves
-        "ALTER TABLE games ADD COLUMN last_move_at TEXT",
-        """
-        UPDATE games SET last_move_at = coalesce(
-            (SELECT max(created_at) FROM moves WHERE moves.game_id = games.id), created_at)
-        """,
-        "CREATE INDEX games_active_by_last_move ON games (last_move_at) WHERE status = 'active'",
-        "CREATE INDEX moves_by_player ON moves (player_id, game_id)",
-        "CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID",
-        """
-        CREATE TRIGGER moves_no_update BEFORE UPDATE ON moves
-        BEGIN SELECT RAISE(ABORT, 'moves are append-only'); END
-        """,
-        """
-        CREATE TRIGGER moves_no_delete BEFORE DELETE ON moves
-        BEGIN SELECT RAISE(ABORT, 'moves are append-only'); END
-        """,
-    ),
-    (  # 3: the board is a column of its game; every move names the input that made it
-        "ALTER TABLE games ADD COLUMN board_channel_id INTEGER",
-        "ALTER TABLE games ADD COLUMN board_message_id INTEGER",
-        # The game version the board last showed; -1: never drawn, redraw at the next start.
-        "ALTER TABLE games ADD COLUMN rendered_version INTEGER NOT NULL DEFAULT -1",
-        """
-        UPDATE games SET
-            board_channel_id = CAST(substr(m.value, 1, instr(m.value, ':') - 1) AS INTEGER),
-            board_message_id = CAST(substr(m.value, instr(m.value, ':') + 1) AS INTEGER),
-            rendered_version = CASE WHEN games.status = 'active' THEN -1 ELSE games.version END
-        FROM meta AS m WHERE m.key = 'board:' || games.id
-        """,
-        "UPDATE games SET rendered_version = version WHERE board_message_id IS NULL",
-        "DELETE FROM meta WHERE key LIKE 'board:%'",
-        "CREATE INDEX games_boards_behind ON games (id) WHERE rendered_version < version",
-        # The interaction (or picker, or modal) that made a move: one move per input, ever.
-        "ALTER TABLE moves ADD COLUMN source TEXT",
-        "CREATE UNIQUE INDEX moves_once_per_source ON moves (source) WHERE source IS NOT NULL",
-    ),
-    (  # 4: daily and race games, hard mode, hints, boards reached only through interactions
-        # SQLite cannot change a CHECK in place: both tables are rebuilt (foreign keys are off
-        # while migrating, see SqliteStore.connect) and their indexes and triggers made anew.
-        """
-        CREATE TABLE games_new (
-            id               INTEGER PRIMARY KEY,
-            format           INTEGER NOT NULL,
-            kind             TEXT    NOT NULL CHECK (kind IN ('play', 'solve', 'daily', 'race')),
-            guild_id         INTEGER,
-            channel_id       INTEGER NOT NULL,
-            starter_id       INTEGER NOT NULL,
-            pegs             INTEGER NOT NULL,
-            colours          INTEGER NOT NULL,
-            duplicates       INTEGER NOT NULL,
-            max_guesses      INTEGER NOT NULL,
-            solo             INTEGER NOT NULL,
-            strategy         TEXT,
-            secret           TEXT,
-            status           TEXT    NOT NULL
-                CHECK (status IN ('active', 'won', 'lost', 'solved', 'abandoned')),
-            winner_id        INTEGER,
-            version          INTEGER NOT NULL,
-            created_at       TEXT    NOT NULL,
-            finished_at      TEXT,
-            last_move_at     TEXT,
-            board_channel_id INTEGER,
-            board_message_id INTEGER,
-            rendered_version INTEGER NOT NULL DEFAULT -1,
-            hard             INTEGER NOT NULL DEFAULT 0,
-            hints            INTEGER NOT NULL DEFAULT 0,
-            reach            TEXT    NOT NULL DEFAULT 'channel'
-                CHECK (reach IN ('channel', 'interaction', 'private')),
-            puzzle           INTEGER,
-            CHECK ((kind = 'solve') = (secret IS NULL)),
-            CHECK ((kind = 'daily') = (puzzle IS NOT NULL))
-        )
-        """,
-        f"INSERT INTO games_new ({_GAMES_3}) SELECT {_GAMES_3} FROM games",
-        "DROP TABLE games",
-        "ALTER TABLE games_new RENAME TO games",
-        "CREATE UNIQUE INDEX games_one_active_per_channel ON games (channel_id) "
-        "WHERE status = 'active' AND kind <> 'daily'",
-        "CREATE UNIQUE INDEX games_one_daily_per_player ON games (starter_id, puzzle) "
-        "WHERE kind = 'daily'",
-        "CREATE INDEX games_by_guild ON games (guild_id, status)",
-        "CREATE INDEX games_active_by_last_move ON games (last_move_at) WHERE status = 'active'",
-        "CREATE INDEX games_boards_behind ON games (id) WHERE rendered_version < version",
-        """
-        CREATE TABLE moves_new (
-            game_id    INTEGER NOT NULL REFERENCES games (id),
-            move_no    INTEGER NOT NULL CHECK (move_no >= 1),
-            kind       TEXT    NOT NULL CHECK (kind IN
-                ('guess', 'answer', 'undo', 'give_up', 'timeout', 'hint', 'join', 'start')),
-            player_id  INTEGER,
-            code       TEXT,
-            black      INTEGER,
-            white      INTEGER,
-            created_at TEXT    NOT NULL,
-            source     TEXT,
-            PRIMARY KEY (game_id, move_no)
-        ) WITHOUT ROWID
-        """,
-        "INSERT INTO moves_new SELECT game_id, move_no, kind, player_id, code, black, white, "
-        "created_at, source FROM moves",
-        "DROP TABLE moves",
-        "ALTER TABLE moves_new RENAME TO moves",
-        "CREATE INDEX moves_by_player ON moves (player_id, game_id)",
-        "CREATE UNIQUE INDEX moves_once_per_source ON moves (source) WHERE source IS NOT NULL",
-        """
-        CREATE TRIGGER moves_no_update BEFORE UPDATE ON moves
-        BEGIN SELECT RAISE(ABORT, 'moves are append-only'); END
-        """,
-        """
-        CREATE TRIGGER moves_no_delete BEFORE DELETE ON moves
-        BEGIN SELECT RAISE(ABORT, 'moves are append-only'); END
-        """,
-    ),
-    (  # 5: a race's clock: when its lobby closes and when it ends (unix seconds)
-        "ALTER TABLE games ADD COLUMN lobby_until INTEGER",
-        "ALTER TABLE games ADD COLUMN race_until INTEGER",
-        "CREATE INDEX games_active_races ON games (id) WHERE kind = 'race' AND status = 'active'",
-    ),
-)
-SCHEMA_VERSION = len(MIGRATIONS)
-
-
-async def migrate(db: aiosqlite.Connection, path: Path) -> None:
-    """Bring the schema up to date; the version is re-read under the write lock."""
-    await db.execute_fetchall("BEGIN IMMEDIATE")
-    try:
-        ((version,),) = await db.execute_fetchall("PRAGMA user_version")
-        if version > SCHEMA_VERSION:
+async def migrate(dialect: Dialect, target: int | None = None) -> None:
+    """Bring the schema up to `target` steps (the newest unless a test builds an older one)."""
+    newest = len(dialect.steps)
+    goal = newest if target is None else target
+    async with dialect.migrating() as session:
+        found = await dialect.schema_version(session)
+        if found > newest:
             raise SchemaError(
-                f"{path} was written by a newer mastermind-bot (schema {version}; this one "
-                f"knows up to {SCHEMA_VERSION}): upgrade the bot."
+                f"{dialect.name} was written by a newer mastermind-bot (schema {found}; this one "
+                f"knows up to {newest}): upgrade the bot."
             )
-        for number in range(version, SCHEMA_VERSION):
-            for statement in MIGRATIONS[number]:
-                await db.execute_fetchall(statement)
-            await db.execute_fetchall(f"PRAGMA user_version = {number + 1}")
-        # Always one write, so a read-only file is refused now rather than at the first move.
-        await db.execute_fetchall(f"PRAGMA user_version = {SCHEMA_VERSION}")
-        if version < SCHEMA_VERSION:
-            problems = await db.execute_fetchall("PRAGMA foreign_key_check")
-            if problems:
-                raise SchemaError(f"{path}: moves without their game after migrating: {problems}")
-        await db.execute_fetchall("COMMIT")
-    except BaseException:
-        with contextlib.suppress(sqlite3.OperationalError):  # nothing open: it never began
-            await db.execute_fetchall("ROLLBACK")
-        raise
-    if version < SCHEMA_VERSION:
-        log.info("%s: schema upgraded from %d to %d", path, version, SCHEMA_VERSION)
+        for number in range(found, goal):
+            for statement in dialect.steps[number]:
+                await session.execute(statement)
+        await dialect.set_schema_version(session, found, max(found, goal))
+    if found < goal:
+        log.info("%s: schema upgraded from %d to %d", dialect.name, found, goal)

@@ -4,8 +4,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
+from typing import Any, Generic, TypeVar
 
 from bot.engine.game import Game, GameKind
+
+OutcomeT = TypeVar("OutcomeT")
+"""What a transition says besides the new game (a guess's outcome, a hint, nothing)."""
 
 
 @dataclass(frozen=True)
@@ -66,3 +70,38 @@ class DailyResult:
     seconds: float
     hard: bool = False
     hinted: bool = False
+
+
+@dataclass(frozen=True)
+class Applied(Generic[OutcomeT]):
+    """What one action did, read in its own transaction: the game after it (secret withheld
+    while it runs), the transition's outcome, and where its board is (None: it has none)."""
+
+    game: Game
+    outcome: OutcomeT
+    board: Board | None
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    """Every game, move and meta value of a database as of one instant (`Store.export`), as
+    plain values: timestamps are aware datetimes, flags are booleans. Rows are keyed by column
+    (`GAME_COLUMNS`, `MOVE_COLUMNS` of `bot.store.bulk`)."""
+
+    games: tuple[dict[str, Any], ...]
+    moves: tuple[dict[str, Any], ...]
+    meta: tuple[tuple[str, str], ...]
+
+
+@dataclass(frozen=True)
+class Absorbed:
+    """What `Store.absorb` found and wrote: counts of the snapshot's rows and of those new (or
+    brought up to date) in the database."""
+
+    games: int
+    games_new: int
+    games_updated: int
+    moves: int
+    moves_new: int
+    meta: int
+    meta_changed: int

@@ -20,7 +20,8 @@ from typing import Protocol
 
 import pytest
 
-from bot.store import Store, open_store
+from bot.store import PostgresDialect, SqliteDialect, Store, open_store
+from bot.store.dialect import Dialect
 from tests.store import postgres_server
 
 
@@ -29,6 +30,10 @@ class Backend(Protocol):
 
     async def open(self, *, clock: Callable[[], datetime] | None = None) -> Store:
         """A store on this database (the real clock unless one is given)."""
+        ...
+
+    def dialect(self) -> Dialect:
+        """This database's dialect, for a `SqlStore` a test builds itself."""
         ...
 
     def query(self, sql: str, params: tuple[object, ...] = ()) -> list[tuple[object, ...]]:
@@ -43,6 +48,9 @@ class SqliteBackend:
     async def open(self, *, clock: Callable[[], datetime] | None = None) -> Store:
         return await open_store(self.path, clock=clock)
 
+    def dialect(self) -> Dialect:
+        return SqliteDialect(self.path)
+
     def query(self, sql: str, params: tuple[object, ...] = ()) -> list[tuple[object, ...]]:
         with closing(sqlite3.connect(self.path)) as conn:
             return conn.execute(sql, params).fetchall()
@@ -54,6 +62,9 @@ class PostgresBackend:
 
     async def open(self, *, clock: Callable[[], datetime] | None = None) -> Store:
         return await open_store(self.url, clock=clock)
+
+    def dialect(self) -> Dialect:
+        return PostgresDialect(self.url)
 
     def query(self, sql: str, params: tuple[object, ...] = ()) -> list[tuple[object, ...]]:
         return postgres_server.query(self.url, sql, params)

@@ -14,7 +14,7 @@ import pytest
 from bot.engine.game import give_up
 from bot.modes.play.rules import guess
 from bot.modes.solve.rules import answer, undo
-from bot.store import PostgresStore, SqliteStore, Store
+from bot.store import Store, open_store
 from bot.store.filelock import claim
 from bot.transfer import CopyError, copy_to_postgres
 from tests.store.helpers import ALICE, BOB, CAROL, CHANNEL, GUILD, Clock, play, solve
@@ -65,7 +65,7 @@ async def test_copy_is_complete_idempotent_and_catches_up(
     tmp_path: Path, postgres_url: str
 ) -> None:
     path = tmp_path / "mastermind.db"
-    async with SqliteStore(path, clock=Clock()) as sqlite:
+    async with await open_store(path, clock=Clock()) as sqlite:
         ids = await fill(sqlite)
 
     env = {k: v for k, v in os.environ.items() if k not in ("DISCORD_TOKEN", "DATABASE_URL")}
@@ -81,7 +81,7 @@ async def test_copy_is_complete_idempotent_and_catches_up(
         "meta: 2 key(s) in the file: 2 new or changed",
         "verified: the database holds all 4 games, 10 moves and 2 meta key(s) of the file",
     ]
-    async with SqliteStore(path) as sqlite, await PostgresStore.open(postgres_url) as pg:
+    async with await open_store(path) as sqlite, await open_store(postgres_url) as pg:
         await same_through_the_interface(sqlite, pg, ids)
 
     again = await copy_to_postgres(path, postgres_url)  # nothing twice
@@ -92,11 +92,11 @@ async def test_copy_is_complete_idempotent_and_catches_up(
         0,
     )
 
-    async with SqliteStore(path) as sqlite:  # the bot went on on the file meanwhile
+    async with await open_store(path) as sqlite:  # the bot went on on the file meanwhile
         await sqlite.apply(lambda g: guess(g, CAROL, "3333"), channel_id=CHANNEL + 2)
     caught_up = await copy_to_postgres(path, postgres_url)
     assert (caught_up.games_new, caught_up.games_updated, caught_up.moves_new) == (0, 1, 1)
-    async with SqliteStore(path) as sqlite, await PostgresStore.open(postgres_url) as pg:
+    async with await open_store(path) as sqlite, await open_store(postgres_url) as pg:
         await same_through_the_interface(sqlite, pg, ids)
         new = await pg.start(play(CHANNEL + 3))
         assert (new.id or 0) > max(ids)  # ids go on after the copied ones
@@ -106,9 +106,9 @@ async def test_a_database_with_other_games_is_refused_untouched(
     tmp_path: Path, postgres_url: str
 ) -> None:
     path = tmp_path / "mastermind.db"
-    async with SqliteStore(path) as sqlite:
+    async with await open_store(path) as sqlite:
         await sqlite.start(play(CHANNEL))
-    async with await PostgresStore.open(postgres_url) as pg:
+    async with await open_store(postgres_url) as pg:
         await pg.start(play(CHANNEL + 5, starter_id=CAROL))  # its own game 1
     with pytest.raises(CopyError, match="already holds other games"):
         await copy_to_postgres(path, postgres_url)
@@ -121,7 +121,7 @@ async def test_a_running_bot_or_a_missing_file_is_refused(
     path = tmp_path / "mastermind.db"
     with pytest.raises(CopyError, match="no database file"):
         await copy_to_postgres(path, postgres_url)
-    async with SqliteStore(path):
+    async with await open_store(path):
         pass
     lock = claim(path)  # what the running bot holds
     try:

@@ -11,9 +11,17 @@ import asyncpg
 import pytest
 
 from bot.modes.play.rules import guess
-from bot.store import AlreadyApplied, PostgresStore, SchemaError, StoreBusy, StoreUnavailable
-from bot.store.postgres import redact
-from bot.store.postgres_migrations import MIGRATIONS, SCHEMA_VERSION
+from bot.redact import redact
+from bot.store import (
+    AlreadyApplied,
+    PostgresDialect,
+    SchemaError,
+    SqlStore,
+    StoreBusy,
+    StoreUnavailable,
+    open_store,
+)
+from bot.store.postgres_schema import MIGRATIONS, SCHEMA_VERSION
 from tests.store.helpers import ALICE, BOB, CHANNEL, Clock, play
 from tests.store.postgres_server import PostgresServer, query
 
@@ -26,7 +34,7 @@ def refused(url: str, sql: str) -> str:
 
 
 async def test_the_database_itself_keeps_the_rules(postgres_url: str) -> None:
-    async with await PostgresStore.open(postgres_url) as store:
+    async with await open_store(postgres_url) as store:
         game = await store.start(play())
         await store.apply(lambda g: guess(g, BOB, "1111"), game_id=game.id or 0, source="i:9")
     assert "games_one_active_per_channel" in refused(
@@ -49,8 +57,8 @@ async def test_the_database_itself_keeps_the_rules(postgres_url: str) -> None:
 async def test_one_input_makes_one_move_across_processes(postgres_url: str) -> None:
     """Two processes (two stores) get the same input at once: one move, one AlreadyApplied."""
     async with (
-        await PostgresStore.open(postgres_url) as first,
-        await PostgresStore.open(postgres_url) as second,
+        await open_store(postgres_url) as first,
+        await open_store(postgres_url) as second,
     ):
         game = await first.start(play())
         results = await asyncio.gather(
@@ -66,7 +74,7 @@ async def test_one_input_makes_one_move_across_processes(postgres_url: str) -> N
 
 
 async def test_an_older_schema_is_upgraded_in_place(postgres_url: str) -> None:
-    async with await PostgresStore.open(postgres_url, schema_version=1):
+    async with await SqlStore.open(PostgresDialect(postgres_url), schema_version=1):
         pass  # a game as the first schema wrote it: a row per move, secret 1234
     query(
         postgres_url,
@@ -83,28 +91,28 @@ async def test_an_older_schema_is_upgraded_in_place(postgres_url: str) -> None:
     game = 7
     assert query(postgres_url, "SELECT to_regclass('leases') IS NULL") == [(True,)]
 
-    stores = await asyncio.gather(*(PostgresStore.open(postgres_url) for _ in range(3)))
+    stores = await asyncio.gather(*(open_store(postgres_url) for _ in range(3)))
     for store in stores:  # three processes starting at once: migrated once, all work
         await store.close()
     assert query(postgres_url, "SELECT version FROM mastermind_schema") == [(len(MIGRATIONS),)]
-    async with await PostgresStore.open(postgres_url) as store:
+    async with await open_store(postgres_url) as store:
         _, outcome = await store.apply(lambda g: guess(g, BOB, "1234"), game_id=game)
         assert outcome.number == 2 and outcome.secret is not None
     assert query(postgres_url, "SELECT count(*) FROM leases") == [(0,)]
 
 
 async def test_a_newer_schema_is_refused_untouched(postgres_url: str) -> None:
-    async with await PostgresStore.open(postgres_url):
+    async with await open_store(postgres_url):
         pass
     query(postgres_url, "UPDATE mastermind_schema SET version = 99")
     with pytest.raises(SchemaError, match="newer mastermind-bot") as caught:
-        await PostgresStore.open(postgres_url)
+        await open_store(postgres_url)
     assert "\n" not in str(caught.value)
     assert query(postgres_url, "SELECT version FROM mastermind_schema") == [(99,)]
 
 
 async def test_a_locked_game_answers_busy_within_the_bound(postgres_url: str) -> None:
-    async with await PostgresStore.open(postgres_url, busy_timeout=0.3) as store:
+    async with await open_store(postgres_url, busy_timeout=0.3) as store:
         game = await store.start(play())
         other = await asyncpg.connect(postgres_url)
         try:
@@ -123,9 +131,10 @@ async def test_a_locked_game_answers_busy_within_the_bound(postgres_url: str) ->
 
 
 async def test_no_free_connection_answers_busy_within_the_bound(postgres_url: str) -> None:
-    async with await PostgresStore.open(postgres_url, busy_timeout=0.3, pool_size=1) as store:
+    dialect = PostgresDialect(postgres_url, busy_timeout=0.3, pool_size=1)
+    async with await SqlStore.open(dialect) as store:
         game = await store.start(play())
-        async with store.pool.acquire():  # the only connection is taken
+        async with dialect.pool.acquire():  # the only connection is taken
             with pytest.raises(StoreBusy):
                 await store.apply(lambda g: guess(g, BOB, "1111"), game_id=game.id or 0)
     assert query(postgres_url, "SELECT count(*) FROM moves") == [(0,)]
@@ -133,7 +142,7 @@ async def test_no_free_connection_answers_busy_within_the_bound(postgres_url: st
 
 async def test_expiry_skips_an_unreadable_game_and_ends_the_others(postgres_url: str) -> None:
     clock = Clock()
-    async with await PostgresStore.open(postgres_url, clock=clock) as store:
+    async with await open_store(postgres_url, clock=clock) as store:
         first = await store.start(play(CHANNEL))
         second = await store.start(play(CHANNEL + 1))
         third = await store.start(play(CHANNEL + 2, starter_id=ALICE))
@@ -151,12 +160,12 @@ async def test_an_unusable_database_is_refused_in_one_line(
 ) -> None:
     missing = postgres_server.dsn("no_such_database")
     with pytest.raises(StoreUnavailable, match="does not exist") as caught:
-        await PostgresStore.open(missing)
+        await open_store(missing)
     assert "no_such_database" in str(caught.value) and "\n" not in str(caught.value)
 
     with_password = f"postgresql://bot:hunter2@127.0.0.1:{postgres_server.port}/x"
     assert redact(with_password) == f"postgresql://bot:***@127.0.0.1:{postgres_server.port}/x"
     closed_port = "postgresql://bot:hunter2@127.0.0.1:1/mastermind"
     with pytest.raises(StoreUnavailable, match="cannot be reached") as caught:
-        await PostgresStore.open(closed_port)
+        await open_store(closed_port)
     assert "hunter2" not in str(caught.value) and "127.0.0.1:1" in str(caught.value)

@@ -6,13 +6,13 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
-from bot.store import JOBS_LEASE, LeaseKeeper, PostgresStore, open_lease, open_store
+from bot.store import JOBS_LEASE, LeaseKeeper, open_lease, open_store
 from bot.store.leases import LocalLease, PostgresLease
 from tests.store.postgres_server import query
 
 
 async def test_one_holder_renewal_expiry_and_release(postgres_url: str) -> None:
-    async with await PostgresStore.open(postgres_url) as store:
+    async with await open_store(postgres_url) as store:
         a = open_lease(store, JOBS_LEASE, holder="a", ttl=0.6)
         b = open_lease(store, JOBS_LEASE, holder="b", ttl=0.6)
         assert isinstance(a, PostgresLease)
@@ -30,7 +30,7 @@ async def test_one_holder_renewal_expiry_and_release(postgres_url: str) -> None:
 async def test_keepers_hold_it_one_at_a_time_and_take_over(postgres_url: str) -> None:
     """Three processes keep the lease; at every instant at most one believes it holds it, and
     when the holder dies (stops renewing without releasing) another takes over."""
-    stores = [await PostgresStore.open(postgres_url) for _ in range(3)]
+    stores = [await open_store(postgres_url) for _ in range(3)]
     keepers = [
         LeaseKeeper(open_lease(s, JOBS_LEASE, holder=f"p{i}", ttl=0.6))
         for i, s in enumerate(stores)
@@ -91,8 +91,8 @@ async def test_a_shard_runs_in_one_process_and_a_crashed_holder_is_taken_over(
     from bot.store.leases import ShardTaken, hold_shards
 
     async with (
-        await PostgresStore.open(postgres_url) as first,
-        await PostgresStore.open(postgres_url) as second,
+        await open_store(postgres_url) as first,
+        await open_store(postgres_url) as second,
     ):
         held = await hold_shards(first, [0, 1], ttl=30)
         with pytest.raises(ShardTaken, match=r"^shard 1 is already run by .* pid ") as refused:

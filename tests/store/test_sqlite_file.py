@@ -19,25 +19,31 @@ import pytest
 from bot.modes.play.rules import guess
 from bot.store import (
     BUSY_TIMEOUT_SECONDS,
-    SCHEMA_VERSION,
-    SqliteStore,
+    SqliteDialect,
+    SqlStore,
     StoreBusy,
     StoreUnavailable,
+    open_store,
 )
+from bot.store.sqlite_schema import SCHEMA_VERSION
 from tests.store.helpers import ALICE, BOB, CHANNEL, Clock, play, query
 
 
 @pytest.fixture
-async def store(tmp_path: Path, clock: Clock) -> AsyncIterator[SqliteStore]:
-    async with SqliteStore(tmp_path / "games.db", clock=clock) as store:
+def dialect(tmp_path: Path) -> SqliteDialect:
+    return SqliteDialect(tmp_path / "games.db")
+
+
+@pytest.fixture
+async def store(dialect: SqliteDialect, clock: Clock) -> AsyncIterator[SqlStore]:
+    async with SqlStore(dialect, clock=clock) as store:
         yield store
 
 
-async def test_file_settings_and_schema(store: SqliteStore) -> None:
-    assert query(store.path, "PRAGMA journal_mode") == [("wal",)]
-    assert query(store.path, "PRAGMA user_version") == [(SCHEMA_VERSION,)]
-    db = store._db
-    assert db is not None
+async def test_file_settings_and_schema(store: SqlStore, dialect: SqliteDialect) -> None:
+    assert query(dialect.path, "PRAGMA journal_mode") == [("wal",)]
+    assert query(dialect.path, "PRAGMA user_version") == [(SCHEMA_VERSION,)]
+    db = dialect.db
     for pragma, value in (
         ("synchronous", 2),
         ("foreign_keys", 1),
@@ -46,11 +52,13 @@ async def test_file_settings_and_schema(store: SqliteStore) -> None:
         assert [tuple(row) for row in await db.execute_fetchall(f"PRAGMA {pragma}")] == [(value,)]
 
 
-async def test_the_database_itself_refuses_a_second_active_game(store: SqliteStore) -> None:
+async def test_the_database_itself_refuses_a_second_active_game(
+    store: SqlStore, dialect: SqliteDialect
+) -> None:
     await store.start(play())
     with pytest.raises(sqlite3.IntegrityError, match="UNIQUE"):
         query(
-            store.path,
+            dialect.path,
             "INSERT INTO games (format, kind, channel_id, starter_id, pegs, colours, duplicates, "
             "max_guesses, solo, secret, status, version, created_at) "
             "SELECT format, kind, channel_id, starter_id, pegs, colours, duplicates, max_guesses, "
@@ -58,20 +66,22 @@ async def test_the_database_itself_refuses_a_second_active_game(store: SqliteSto
         )
 
 
-async def test_moves_are_append_only_in_the_database(store: SqliteStore) -> None:
+async def test_moves_are_append_only_in_the_database(
+    store: SqlStore, dialect: SqliteDialect
+) -> None:
     game = await store.start(play())
     await store.apply(lambda g: guess(g, BOB, "1111"), game_id=game.id)
     with pytest.raises(sqlite3.IntegrityError, match="append-only"):
-        query(store.path, "UPDATE moves SET black = 4")
+        query(dialect.path, "UPDATE moves SET black = 4")
     with pytest.raises(sqlite3.IntegrityError, match="append-only"):
-        query(store.path, "DELETE FROM moves")
+        query(dialect.path, "DELETE FROM moves")
 
 
 async def test_the_database_refuses_a_repeated_source_even_without_the_check(
     tmp_path: Path,
 ) -> None:
     path = tmp_path / "g.db"
-    async with SqliteStore(path) as store:
+    async with await open_store(path) as store:
         game = await store.start(play())
         await store.apply(lambda g: guess(g, BOB, "1111"), game_id=game.id or 0, source="i:9")
     with closing(sqlite3.connect(path)) as conn, pytest.raises(sqlite3.IntegrityError):
@@ -84,7 +94,7 @@ async def test_the_database_refuses_a_repeated_source_even_without_the_check(
 
 async def test_a_second_bot_process_on_the_same_file_is_refused(tmp_path: Path) -> None:
     path = tmp_path / "g.db"
-    async with SqliteStore(path, exclusive=True):
+    async with await open_store(path, exclusive=True):
         code = (
             "import asyncio, sys\n"
             "from bot.store import StoreUnavailable, open_store\n"
@@ -99,14 +109,14 @@ async def test_a_second_bot_process_on_the_same_file_is_refused(tmp_path: Path) 
         assert child.returncode == 3, child.stderr
         assert f"pid {os.getpid()}" in child.stdout and str(path) in child.stdout
         assert len(child.stdout.strip().splitlines()) == 1
-    async with SqliteStore(path, exclusive=True):  # released on close
+    async with await open_store(path, exclusive=True):  # released on close
         pass
 
 
 async def test_a_read_only_file_is_refused_in_one_line(tmp_path: Path) -> None:
     """Root ignores file modes, so as root the file is made immutable instead."""
     path = tmp_path / "g.db"
-    async with SqliteStore(path):
+    async with await open_store(path):
         pass
     path.chmod(0o444)
     immutable = os.geteuid() == 0
@@ -114,7 +124,7 @@ async def test_a_read_only_file_is_refused_in_one_line(tmp_path: Path) -> None:
         pytest.skip("running as root without chattr: no way to make a file read-only")
     try:
         with pytest.raises(StoreUnavailable, match="read-only") as refused:
-            await SqliteStore.open(path)
+            await open_store(path)
     finally:
         if immutable:
             subprocess.run(["chattr", "-i", str(path)], check=True)
@@ -125,7 +135,7 @@ async def test_a_corrupt_file_is_refused_naming_it(tmp_path: Path) -> None:
     path = tmp_path / "g.db"
     path.write_bytes(b"this is not a database at all" * 200)
     with pytest.raises(StoreUnavailable) as refused:
-        await SqliteStore.open(path)
+        await open_store(path)
     message = str(refused.value)
     assert str(path) in message and "damaged" in message and "\n" not in message
 
@@ -134,13 +144,13 @@ async def test_a_path_under_a_file_is_refused_naming_it(tmp_path: Path) -> None:
     (tmp_path / "file").write_text("x")
     path = tmp_path / "file" / "sub" / "g.db"
     with pytest.raises(StoreUnavailable, match="cannot create the folder") as refused:
-        await SqliteStore.open(path)
+        await open_store(path)
     assert str(path) in str(refused.value)
 
 
 async def test_a_locked_database_answers_busy_within_the_bound(tmp_path: Path) -> None:
     path = tmp_path / "g.db"
-    async with SqliteStore(path, busy_timeout=0.3) as store:
+    async with await open_store(path, busy_timeout=0.3) as store:
         game = await store.start(play())
         with closing(sqlite3.connect(path, isolation_level=None)) as other:
             other.execute("BEGIN IMMEDIATE")
@@ -155,7 +165,7 @@ async def test_a_locked_database_answers_busy_within_the_bound(tmp_path: Path) -
 async def test_expiry_skips_an_unreadable_game_and_ends_the_others(tmp_path: Path) -> None:
     path = tmp_path / "g.db"
     clock = Clock()
-    async with SqliteStore(path, clock=clock) as store:
+    async with await open_store(path, clock=clock) as store:
         first = await store.start(play(CHANNEL))
         second = await store.start(play(CHANNEL + 1))
         third = await store.start(play(CHANNEL + 2, starter_id=ALICE))

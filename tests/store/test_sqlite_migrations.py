@@ -13,8 +13,9 @@ import pytest
 from bot.engine.game import Status
 from bot.modes.play.rules import PlayGame, guess
 from bot.modes.solve.rules import SolveGame, answer
-from bot.store import MIGRATIONS, SCHEMA_VERSION, SchemaError, SqliteStore
+from bot.store import SchemaError, open_store
 from bot.store.codec import game_to_record, move_to_record
+from bot.store.sqlite_schema import MIGRATIONS, SCHEMA_VERSION
 from tests.store.helpers import ALICE, BOB, CHANNEL, SECRET, play, query, solve
 
 ACTIVE_AT = "2025-01-01T10:00:00.000000+00:00"
@@ -66,7 +67,7 @@ async def test_a_v1_database_is_upgraded_in_place_with_its_games(tmp_path: Path)
     path = tmp_path / "v1.db"
     active, solved = build_v1(path)
     assert query(path, "PRAGMA user_version") == [(1,)]
-    async with SqliteStore(path) as store:
+    async with await open_store(path) as store:
         loaded = await store.active_game(CHANNEL)
         assert isinstance(loaded, PlayGame) and loaded.moves == active.moves and loaded.id == 1
         assert await store.game(2) == replace(solved, id=2)
@@ -85,10 +86,10 @@ async def test_a_v1_database_is_upgraded_in_place_with_its_games(tmp_path: Path)
 async def test_migrating_again_changes_nothing(tmp_path: Path) -> None:
     path = tmp_path / "v1.db"
     build_v1(path)
-    async with SqliteStore(path):
+    async with await open_store(path):
         pass
     before = snapshot(path)
-    async with SqliteStore(path):
+    async with await open_store(path):
         pass
     assert snapshot(path) == before
     assert before[0] == [(SCHEMA_VERSION,)]
@@ -97,18 +98,18 @@ async def test_migrating_again_changes_nothing(tmp_path: Path) -> None:
 async def test_a_fresh_database_matches_an_upgraded_one(tmp_path: Path) -> None:
     build_v1(tmp_path / "old.db")
     for name in ("old.db", "new.db"):
-        async with SqliteStore(tmp_path / name):
+        async with await open_store(tmp_path / name):
             pass
     assert snapshot(tmp_path / "old.db")[:2] == snapshot(tmp_path / "new.db")[:2]
 
 
 async def test_a_newer_database_is_refused_clearly(tmp_path: Path) -> None:
     path = tmp_path / "future.db"
-    async with SqliteStore(path):
+    async with await open_store(path):
         pass
     query(path, f"PRAGMA user_version = {SCHEMA_VERSION + 1}")
     with pytest.raises(SchemaError, match=r"newer mastermind-bot .*upgrade the bot"):
-        await SqliteStore.open(path)
+        await open_store(path)
     assert query(path, "PRAGMA user_version") == [(SCHEMA_VERSION + 1,)]  # left untouched
 
 
@@ -120,7 +121,7 @@ async def test_a_v2_database_carries_its_boards_into_columns(tmp_path: Path) -> 
             conn.execute(statement)
         conn.execute("PRAGMA user_version = 2")
         conn.execute("INSERT INTO meta VALUES ('board:1', '800:12345'), ('board:2', '801:999')")
-    async with SqliteStore(path) as store:
+    async with await open_store(path) as store:
         active = await store.board(1)
         finished = await store.board(2)
         assert active is not None and (active.channel_id, active.message_id) == (800, 12345)

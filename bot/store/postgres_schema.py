@@ -1,6 +1,6 @@
-"""The PostgreSQL schema, as the list of steps that build it, and the code that applies them.
+"""The PostgreSQL schema, as the list of steps that build it, applied by `migrations.py`.
 
-The same rules as SQLite's schema (`migrations.py`), in PostgreSQL's words: a partial unique
+The same rules as SQLite's schema (`sqlite_schema.py`), in PostgreSQL's words: a partial unique
 index allows one active game per channel, triggers make moves append-only, and a unique index
 allows one move per input. Table `mastermind_schema` holds how many steps the database has had.
 Opening a database runs the missing steps in one transaction, under an advisory lock, so bot
@@ -9,15 +9,6 @@ processes that start at the same moment migrate it once; a database from a newer
 """
 
 from __future__ import annotations
-
-import logging
-from typing import Any
-
-import asyncpg
-
-from bot.store.errors import SchemaError
-
-log = logging.getLogger(__name__)
 
 MIGRATION_LOCK = 0x6D6D_6267  # "mmbg": pg_advisory_xact_lock key held while migrating
 
@@ -130,31 +121,3 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
     ),
 )
 SCHEMA_VERSION = len(MIGRATIONS)
-
-
-async def migrate(
-    conn: asyncpg.Connection[Any] | asyncpg.pool.PoolConnectionProxy[Any],
-    where: str,
-    *,
-    target: int = SCHEMA_VERSION,
-) -> None:
-    """Bring the schema up to `target` (the newest unless a test asks for an older one)."""
-    async with conn.transaction():
-        await conn.execute("SELECT pg_advisory_xact_lock($1)", MIGRATION_LOCK)
-        await conn.execute(
-            "CREATE TABLE IF NOT EXISTS mastermind_schema (version INTEGER NOT NULL)"
-        )
-        version = await conn.fetchval("SELECT max(version) FROM mastermind_schema") or 0
-        if version > SCHEMA_VERSION:
-            raise SchemaError(
-                f"{where} was written by a newer mastermind-bot (schema {version}; this one "
-                f"knows up to {SCHEMA_VERSION}): upgrade the bot."
-            )
-        for number in range(version, target):
-            for statement in MIGRATIONS[number]:
-                await conn.execute(statement)
-        if version < target:
-            await conn.execute("DELETE FROM mastermind_schema")
-            await conn.execute("INSERT INTO mastermind_schema (version) VALUES ($1)", target)
-    if version < target:
-        log.info("%s: schema upgraded from %d to %d", where, version, target)

@@ -1,0 +1,100 @@
+"""The seam between the one SQL store and a database: what differs from SQLite to PostgreSQL.
+
+The store writes its SQL once, with named parameters (`:name`), and runs it on a `Session`: one
+open transaction on one connection. A `Dialect` opens and closes the database, runs the schema
+migrations (its own steps, the one runner in `migrations.py`), begins transactions with its own
+locking (SQLite's one writer, PostgreSQL's row locks), turns its driver's errors into the store's
+typed ones (`StoreBusy`, `Conflict`, `StoreUnavailable`) and stores timestamps its own way.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from contextlib import AbstractAsyncContextManager
+from datetime import datetime
+from typing import Any, Protocol
+
+Params = Mapping[str, Any]
+
+
+class Row(Protocol):
+    """A result row: its columns by name (sqlite3.Row and asyncpg.Record both are one)."""
+
+    def __getitem__(self, key: str, /) -> Any: ...
+
+    def keys(self) -> Iterable[str]: ...
+
+
+class Session(Protocol):
+    """One open transaction; SQL takes named parameters (`:name`)."""
+
+    async def fetch(self, sql: str, params: Params | None = None) -> Sequence[Row]:
+        """The rows of a query."""
+        ...
+
+    async def execute(self, sql: str, params: Params | None = None) -> int:
+        """Run one statement; how many rows it changed."""
+        ...
+
+    async def execute_many(self, sql: str, rows: Sequence[Params]) -> None:
+        """Run one statement once per row of parameters."""
+        ...
+
+
+class Dialect(Protocol):
+    """One database, as the SQL store uses it."""
+
+    name: str
+    """What an operator's message calls it (a file path, or `database <url without password>`)."""
+    busy_timeout: float
+    """Seconds a transaction waits for the database before StoreBusy."""
+    shared: bool
+    """Several bot processes may use it at once, so jobs that must run once take a lease."""
+    lock_game: str
+    """What a move appends to its game's SELECT to hold the row until it commits."""
+    seconds_between: str
+    """SQL for the seconds from `{start}` to `{end}`, two timestamp columns."""
+    import_begins: tuple[str, ...]
+    """Statements that keep every writer out while a copy decides what is missing."""
+    import_ends: tuple[str, ...]
+    """Statements that make ids given after a copy follow the copied ones."""
+
+    def stamp(self, moment: datetime) -> object:
+        """A moment as this database stores it."""
+        ...
+
+    def moment(self, stored: object) -> datetime:
+        """A stored timestamp as an aware UTC datetime."""
+        ...
+
+    async def connect(self, schema_version: int | None = None) -> None:
+        """Open the database and bring its schema up to `schema_version` (the newest if None).
+        Raises StoreUnavailable, one line for the operator, if it cannot be used."""
+        ...
+
+    async def close(self) -> None:
+        """Release the database; closing twice is fine."""
+        ...
+
+    def transaction(self, *, write: bool) -> AbstractAsyncContextManager[Session]:
+        """One transaction, committed when the block ends and rolled back if it raises. A read
+        sees one consistent snapshot. Waiting longer than the busy bound raises StoreBusy; a
+        unique index refusing a write raises Conflict naming it."""
+        ...
+
+    def migrating(self) -> AbstractAsyncContextManager[Session]:
+        """The one transaction that migrates, held by one process at a time."""
+        ...
+
+    async def schema_version(self, session: Session) -> int:
+        """How many migration steps the database has had."""
+        ...
+
+    async def set_schema_version(self, session: Session, found: int, target: int) -> None:
+        """Record that the database now has `target` steps (it had `found`)."""
+        ...
+
+    @property
+    def steps(self) -> tuple[tuple[str, ...], ...]:
+        """The schema's migrations: steps[n] takes it from version n to n + 1."""
+        ...

@@ -1,0 +1,247 @@
+"""A game's rows, in the store's one SQL: load a game with its moves, start one, save what a
+transition appended, and the checks that keep one move per input and one game per channel.
+
+* At most one active game per channel is a partial unique index, not a check in Python.
+* Moves are append-only rows (the schema refuses UPDATE and DELETE); the game row keeps copies
+  of status, winner and version for the index and the queries.
+* A play game's `secret` column is read only to score a move or to show a finished game:
+  active games leave the store with their secret withheld (`public`).
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass, replace
+from datetime import UTC, datetime
+from typing import Any, TypeVar
+
+from bot.engine.errors import GameAlreadyActive, GameOver, NoActiveGame, StaleGame
+from bot.engine.game import Game, Status
+from bot.store.codec import game_from_record, game_to_record, move_to_record
+from bot.store.dialect import Params, Row, Session
+from bot.store.errors import AlreadyApplied
+from bot.store.values import Board
+
+GameT = TypeVar("GameT", bound=Game)
+
+RECORD_COLUMNS = (
+    "format",
+    "kind",
+    "guild_id",
+    "channel_id",
+    "starter_id",
+    "pegs",
+    "colours",
+    "duplicates",
+    "max_guesses",
+    "solo",
+    "strategy",
+    "secret",
+    "status",
+    "winner_id",
+    "version",
+    "hard",
+    "hints",
+    "reach",
+    "puzzle",
+    "lobby_until",
+    "race_until",
+)
+"""The game row's columns that `codec.game_to_record` fills, in table order."""
+
+CHANNEL_GAMES = "kind <> 'daily'"
+"""The games that hold their channel (one active at a time); daily games are each player's own."""
+CHANNEL_GAME = f"channel_id = :channel AND status = 'active' AND {CHANNEL_GAMES}"
+"""The channel's one active game."""
+
+_INSERT_GAME = (
+    f"INSERT INTO games ({', '.join(RECORD_COLUMNS)}, created_at, last_move_at, "
+    "board_channel_id, board_message_id) "
+    f"VALUES ({', '.join(':' + c for c in RECORD_COLUMNS)}, :now, :now, "
+    ":board_channel_id, :board_message_id) "
+    f"ON CONFLICT (channel_id) WHERE status = 'active' AND {CHANNEL_GAMES} DO NOTHING "
+    "RETURNING id"
+)
+_INSERT_MOVE = (
+    "INSERT INTO moves "
+    "(game_id, move_no, kind, player_id, code, black, white, created_at, source) "
+    "VALUES (:game_id, :move_no, :kind, :player_id, :code, :black, :white, :now, :source)"
+)
+_SAVE_GAME = (
+    "UPDATE games SET status = :status, winner_id = :winner_id, version = :version, "
+    "hints = :hints, last_move_at = :now, finished_at = :finished_at "
+    "WHERE id = :id AND version = :old_version"
+)
+
+
+@dataclass(frozen=True)
+class Loaded:
+    """A game as read, and its row (its timestamps and where its board is)."""
+
+    game: Game
+    row: Row
+
+    @property
+    def board(self) -> Board | None:
+        return None if self.row["board_message_id"] is None else _board(self.row)
+
+
+def select_games(with_secret: bool) -> str:
+    """The SELECT list of a game: an active game's secret stays in the database unless the
+    caller scores or ends it (`with_secret`)."""
+    secret = "secret" if with_secret else "CASE WHEN status = 'active' THEN NULL ELSE secret END"
+    columns = ", ".join(c for c in RECORD_COLUMNS if c != "secret")
+    return (
+        f"id, {columns}, {secret} AS secret, created_at, finished_at, last_move_at, "
+        "board_channel_id, board_message_id, rendered_version"
+    )
+
+
+async def fetch(
+    session: Session,
+    clause: str,
+    params: Params | None = None,
+    *,
+    with_secret: bool = False,
+    lock: str = "",
+) -> list[Loaded]:
+    """Games matching `clause` (WHERE ...), with their moves; `lock` (the dialect's
+    `lock_game`) holds their rows for a move. Active games come without their secret unless
+    `with_secret`, which only the paths that score or end a game pass."""
+    rows = await session.fetch(
+        f"SELECT {select_games(with_secret)} FROM games WHERE {clause}{lock}", params
+    )
+    if not rows:
+        return []
+    ids = {f"id{number}": row["id"] for number, row in enumerate(rows)}
+    moves: defaultdict[int, list[Row]] = defaultdict(list)
+    for move in await session.fetch(
+        f"SELECT * FROM moves WHERE game_id IN ({', '.join(':' + name for name in ids)}) "
+        "ORDER BY game_id, move_no",
+        ids,
+    ):
+        moves[move["game_id"]].append(move)
+    return [Loaded(game_from_record(dict(row), moves[row["id"]]), row) for row in rows]
+
+
+async def load_for_move(
+    session: Session, lock: str, *, channel_id: int | None, game_id: int | None
+) -> Loaded:
+    """The game a move is for, with its secret and its row held: by `channel_id` the channel's
+    active game (else NoActiveGame), by `game_id` that game (GameOver once it has ended)."""
+    if channel_id is not None:
+        found = await fetch(
+            session, CHANNEL_GAME, {"channel": channel_id}, with_secret=True, lock=lock
+        )
+    else:
+        found = await fetch(session, "id = :id", {"id": game_id}, with_secret=True, lock=lock)
+    if not found:
+        raise NoActiveGame()
+    if channel_id is None and found[0].game.is_over:
+        raise GameOver()
+    return found[0]
+
+
+async def insert_game(
+    session: Session, game: GameT, board: tuple[int, int] | None, now: object, source: str | None
+) -> GameT:
+    """Write a new game, its board and its first moves; GameAlreadyActive if the channel has
+    one (a daily game for a puzzle the player has is refused by its own index: Conflict)."""
+    channel, message = board or (None, None)
+    record = {
+        **game_to_record(game),
+        "now": now,
+        "board_channel_id": channel,
+        "board_message_id": message,
+    }
+    inserted = await session.fetch(_INSERT_GAME, record)
+    if not inserted:  # the channel's one active game is there already
+        current = await fetch(session, CHANNEL_GAME, {"channel": game.channel_id})
+        if not current:
+            raise GameAlreadyActive()
+        raise GameAlreadyActive(current[0].game.id, current[0].game.kind)
+    stored = replace(game, id=inserted[0]["id"])
+    await insert_moves(session, stored, 0, now, source)
+    return stored
+
+
+async def save(session: Session, old: Game, new: Game, now: object, source: str | None) -> None:
+    """Write what a transition appended: new move rows, then the game row's copies."""
+    check_appended(old, new)
+    if new.version == old.version:
+        return
+    await insert_moves(session, new, old.version, now, source)
+    changed = await session.execute(
+        _SAVE_GAME,
+        {
+            "status": new.status.value,
+            "winner_id": new.winner_id,
+            "version": new.version,
+            "hints": new.hints,
+            "now": now,
+            "finished_at": None if new.status is Status.ACTIVE else now,
+            "id": new.id,
+            "old_version": old.version,
+        },
+    )
+    if changed != 1:
+        raise StaleGame()
+
+
+async def insert_moves(
+    session: Session, game: Game, start: int, now: object, source: str | None
+) -> None:
+    """Append the log from `start`; the first new row carries the source that made them."""
+    rows: list[dict[str, Any]] = []
+    for number, move in enumerate(game.log[start:], start=start + 1):
+        first = source if number == start + 1 else None
+        record = move_to_record(move)
+        rows.append({**record, "game_id": game.id, "move_no": number, "now": now, "source": first})
+    await session.execute_many(_INSERT_MOVE, rows)
+
+
+async def board(session: Session, game_id: int) -> Board | None:
+    """Where the game's board is (without reading the game)."""
+    rows = await session.fetch(
+        "SELECT board_channel_id, board_message_id, rendered_version FROM games "
+        "WHERE id = :id AND board_message_id IS NOT NULL",
+        {"id": game_id},
+    )
+    return next((_board(row) for row in rows), None)
+
+
+def _board(row: Row) -> Board:
+    return Board(row["board_channel_id"], row["board_message_id"], row["rendered_version"])
+
+
+async def repeated(session: Session, source: str) -> AlreadyApplied | None:
+    """The refusal for an input that already made a move, or None if it made none."""
+    rows = await session.fetch(
+        "SELECT game_id, move_no FROM moves WHERE source = :source", {"source": source}
+    )
+    return next((AlreadyApplied(row["game_id"], row["move_no"]) for row in rows), None)
+
+
+async def daily_id(session: Session, game: Game) -> int | None:
+    """The id of the daily game this player already has for `game`'s puzzle."""
+    puzzle = game_to_record(game)["puzzle"]
+    rows = await session.fetch(
+        "SELECT id FROM games WHERE kind = 'daily' AND starter_id = :starter AND puzzle = :puzzle",
+        {"starter": game.starter_id, "puzzle": puzzle},
+    )
+    return next((int(row["id"]) for row in rows), None)
+
+
+def check_appended(old: Game, new: Game) -> None:
+    """A transition may only append moves to the game it was given."""
+    if replace(new, log=old.log) != old or new.log[: len(old.log)] != old.log:
+        raise ValueError("a transition may only append moves to the game it was given")
+
+
+def public(game: GameT) -> GameT:
+    """Withhold an active game's secret from everything outside the store."""
+    return game if game.is_over else game.withheld()
+
+
+def utc_now() -> datetime:
+    return datetime.now(UTC)

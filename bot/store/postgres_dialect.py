@@ -1,0 +1,238 @@
+"""PostgreSQL: every game in one database that several bot processes share, through asyncpg.
+
+* A pool of connections; every transaction takes one. A move locks its game's row (`FOR
+  UPDATE`), so moves on one game take turns across every process while other games move at the
+  same time; a read is one REPEATABLE READ snapshot.
+* Waiting is bounded: no free connection, or a row lock held elsewhere (`lock_timeout`), for
+  longer than the busy timeout raises StoreBusy, and nothing is written.
+* Migrations run under an advisory lock, so processes starting together migrate once.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import logging
+import os
+import re
+from collections.abc import AsyncIterator, Sequence
+from contextlib import asynccontextmanager
+from datetime import datetime
+from typing import TYPE_CHECKING, Any, Literal
+
+import asyncpg
+
+from bot.redact import redact
+from bot.store import postgres_schema
+from bot.store.dialect import Params, Row, Session
+from bot.store.errors import Conflict, StoreBusy, StoreUnavailable
+from bot.store.migrations import migrate
+
+log = logging.getLogger(__name__)
+
+BUSY_TIMEOUT_SECONDS = 2.0
+CONNECT_TIMEOUT_SECONDS = 10.0
+POOL_SIZE = 10
+URL_SCHEMES = ("postgresql", "postgres")
+
+if TYPE_CHECKING:  # asyncpg's classes are generic only in its type stubs
+    Conn = asyncpg.Connection[asyncpg.Record] | asyncpg.pool.PoolConnectionProxy[asyncpg.Record]
+else:
+    Conn = asyncpg.Connection
+
+_NAMED = re.compile(r"(?<![:\w]):([A-Za-z_]\w*)")
+
+
+def is_postgres_url(target: object) -> bool:
+    """`postgresql://...` (or `postgres://...`): a PostgreSQL database rather than a file."""
+    return isinstance(target, str) and target.split("://", 1)[0].lower() in URL_SCHEMES
+
+
+@functools.lru_cache(maxsize=512)
+def positional(sql: str) -> tuple[str, tuple[str, ...]]:
+    """`:name` parameters as asyncpg's `$n`, and the names in `$n` order."""
+    names: list[str] = []
+
+    def number(match: re.Match[str]) -> str:
+        if match[1] not in names:
+            names.append(match[1])
+        return f"${names.index(match[1]) + 1}"
+
+    return _NAMED.sub(number, sql), tuple(names)
+
+
+class PostgresSession:
+    """A transaction on one pooled connection."""
+
+    def __init__(self, conn: Conn) -> None:
+        self.conn = conn
+
+    async def fetch(self, sql: str, params: Params | None = None) -> Sequence[Row]:
+        text, names = positional(sql)
+        return await self.conn.fetch(text, *_values(names, params))
+
+    async def execute(self, sql: str, params: Params | None = None) -> int:
+        text, names = positional(sql)
+        status = await self.conn.execute(text, *_values(names, params))
+        count = status.rsplit(" ", 1)[-1]  # `INSERT 0 12`, `UPDATE 3`; DDL has none
+        return int(count) if count.isdigit() else 0
+
+    async def execute_many(self, sql: str, rows: Sequence[Params]) -> None:
+        text, names = positional(sql)
+        if rows:
+            await self.conn.executemany(text, [_values(names, row) for row in rows])
+
+
+def _values(names: tuple[str, ...], params: Params | None) -> list[Any]:
+    return [params[name] for name in names] if params else []
+
+
+class PostgresDialect:
+    """One PostgreSQL database, shared by every bot process given its URL."""
+
+    shared = True
+    lock_game = " FOR UPDATE"
+    seconds_between = "CAST(extract(epoch FROM {end} - {start}) AS DOUBLE PRECISION)"
+    import_begins: tuple[str, ...] = (
+        "SET LOCAL lock_timeout = '30s'",
+        "LOCK TABLE games, moves, meta IN SHARE ROW EXCLUSIVE MODE",
+    )
+    import_ends: tuple[str, ...] = (
+        "SELECT setval(pg_get_serial_sequence('games', 'id'), "
+        "greatest((SELECT max(id) FROM games), 1))",
+    )
+    steps = postgres_schema.MIGRATIONS
+
+    def __init__(
+        self,
+        url: str,
+        *,
+        busy_timeout: float = BUSY_TIMEOUT_SECONDS,
+        pool_size: int = POOL_SIZE,
+    ) -> None:
+        self.url = url
+        self.name = f"database {redact(url)}"
+        self.busy_timeout = busy_timeout
+        self._pool_size = pool_size
+        self._pool: asyncpg.Pool[asyncpg.Record] | None = None
+
+    @property
+    def pool(self) -> asyncpg.Pool[asyncpg.Record]:
+        """The connection pool (leases use it too); refuses once closed."""
+        if self._pool is None:
+            raise RuntimeError("the store is closed")
+        return self._pool
+
+    def stamp(self, moment: datetime) -> datetime:
+        return moment
+
+    def moment(self, stored: object) -> datetime:
+        assert isinstance(stored, datetime)  # a TIMESTAMPTZ column, read in UTC
+        return stored
+
+    # --- lifetime ------------------------------------------------------------------------
+
+    async def connect(self, schema_version: int | None = None) -> None:
+        lock_ms = max(1, int(self.busy_timeout * 1000))
+        try:
+            self._pool = await asyncpg.create_pool(
+                self.url,
+                min_size=1,
+                max_size=self._pool_size,
+                timeout=CONNECT_TIMEOUT_SECONDS,
+                server_settings={
+                    "application_name": "mastermind-bot",
+                    # A row lock held elsewhere (another move on the game) is waited for this
+                    # long, then StoreBusy: inside Discord's 3 s either way.
+                    "lock_timeout": f"{lock_ms}ms",
+                    "TimeZone": "UTC",
+                },
+            )
+        except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError, TimeoutError) as error:
+            raise self._unusable(error) from error
+        try:
+            await migrate(self, schema_version)
+        except BaseException as error:
+            pool, self._pool = self._pool, None
+            pool.terminate()
+            if isinstance(error, asyncpg.PostgresError | OSError):
+                raise self._unusable(error) from error
+            raise
+
+    async def close(self) -> None:
+        pool, self._pool = self._pool, None
+        if pool is not None:
+            try:
+                await asyncio.wait_for(pool.close(), 10.0)
+            except TimeoutError:
+                pool.terminate()
+
+    def _unusable(self, error: BaseException) -> StoreUnavailable:
+        """One line that names the database, what is wrong and what to do."""
+        refused = asyncpg.InvalidPasswordError | asyncpg.InvalidAuthorizationSpecificationError
+        if isinstance(error, refused):
+            why = "refused the login: check the user and password in DATABASE_URL"
+        elif isinstance(error, asyncpg.InvalidCatalogNameError):
+            why = "does not exist: create it first (createdb, or CREATE DATABASE)"
+        elif isinstance(error, asyncpg.InsufficientPrivilegeError):
+            why = f"may not be changed by this user ({error}): grant it CREATE on the database"
+        elif isinstance(error, TimeoutError):
+            why = f"did not answer within {CONNECT_TIMEOUT_SECONDS:g} s: check the host and port"
+        elif isinstance(error, OSError):
+            reason = (
+                os.strerror(error.errno)
+                if error.errno and error.errno > 0
+                else error.strerror or str(error) or type(error).__name__
+            )
+            why = (
+                f"cannot be reached ({reason}): check that PostgreSQL runs and the host and "
+                "port in DATABASE_URL"
+            )
+        else:
+            why = f"cannot be used ({str(error).splitlines()[0] if str(error) else error!r})"
+        return StoreUnavailable(f"{self.name} {why}.")
+
+    # --- transactions --------------------------------------------------------------------
+
+    @asynccontextmanager
+    async def transaction(self, *, write: bool) -> AsyncIterator[Session]:
+        pool = self.pool
+        try:
+            conn = await pool.acquire(timeout=self.busy_timeout)
+        except TimeoutError:
+            raise StoreBusy() from None
+        except (OSError, asyncpg.PostgresConnectionError) as error:
+            log.warning("%s cannot be reached: %s", self.name, error)
+            raise StoreBusy() from error
+        isolation: Literal["repeatable_read", "read_committed"] = (
+            "read_committed" if write else "repeatable_read"
+        )
+        try:
+            async with conn.transaction(isolation=isolation, readonly=not write):
+                yield PostgresSession(conn)
+        except asyncpg.LockNotAvailableError:
+            raise StoreBusy() from None
+        except asyncpg.UniqueViolationError as error:
+            raise Conflict(index=error.constraint_name) from error
+        finally:
+            await pool.release(conn)
+
+    @asynccontextmanager
+    async def migrating(self) -> AsyncIterator[Session]:
+        async with self.pool.acquire() as conn, conn.transaction():
+            await conn.execute("SELECT pg_advisory_xact_lock($1)", postgres_schema.MIGRATION_LOCK)
+            await conn.execute(
+                "CREATE TABLE IF NOT EXISTS mastermind_schema (version INTEGER NOT NULL)"
+            )
+            yield PostgresSession(conn)
+
+    async def schema_version(self, session: Session) -> int:
+        rows = await session.fetch("SELECT max(version) AS version FROM mastermind_schema")
+        return int(rows[0]["version"] or 0)
+
+    async def set_schema_version(self, session: Session, found: int, target: int) -> None:
+        if found < target:
+            await session.execute("DELETE FROM mastermind_schema")
+            await session.execute(
+                "INSERT INTO mastermind_schema (version) VALUES (:version)", {"version": target}
+            )

@@ -1,0 +1,329 @@
+"""The one SQL implementation of `Store`, over a `Dialect` (SQLite or PostgreSQL).
+
+* Every call is one transaction; each runs in its own shielded task, so a cancelled caller never
+  leaves one half-done on a shared connection.
+* An action (`act`) loads its game holding its row, applies one pure transition, saves only
+  what it appended and reads where the board is, in that one write transaction.
+* A repeated `source` never makes a second move: it is checked first, and a unique index catches
+  two processes racing with the same input.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Awaitable, Callable
+from datetime import datetime, timedelta
+from typing import Any, Self, TypeVar, Unpack
+
+from bot.engine.errors import DailyAlreadyPlayed, GameOver, StaleGame
+from bot.engine.game import G, Game, GameKind, expire
+from bot.store import bulk, game_rows, stats_queries, values
+from bot.store.dialect import Dialect, Session
+from bot.store.errors import Conflict, ImportRefused
+from bot.store.game_rows import CHANNEL_GAME, public, utc_now
+from bot.store.interface import ActionTarget
+from bot.store.stats_queries import HistoryFilter
+from bot.store.values import OutcomeT
+
+log = logging.getLogger(__name__)
+
+T = TypeVar("T")
+Work = Callable[[Session, Any], Awaitable[T]]
+"""What runs inside one transaction: given the session and the moment (as the dialect stores
+it) at which the transaction began."""
+
+
+class SqlStore:
+    """The `Store` on one database. Use `await SqlStore.open(dialect)`, or `async with`."""
+
+    def __init__(self, dialect: Dialect, *, clock: Callable[[], datetime] | None = None) -> None:
+        self.dialect = dialect
+        self._clock = clock or utc_now
+        self._connected = False
+        self._running: set[asyncio.Task[Any]] = set()  # strong references to shielded work
+
+    @classmethod
+    async def open(
+        cls,
+        dialect: Dialect,
+        *,
+        clock: Callable[[], datetime] | None = None,
+        schema_version: int | None = None,
+    ) -> SqlStore:
+        """Connect and migrate (`schema_version`: only for tests that build an older schema).
+        Raises StoreUnavailable, one line naming the database, if it cannot be used."""
+        store = cls(dialect, clock=clock)
+        await store.connect(schema_version)
+        return store
+
+    async def connect(self, schema_version: int | None = None) -> None:
+        await self.dialect.connect(schema_version)
+        self._connected = True
+
+    async def close(self) -> None:
+        """Let running transactions finish (bounded), then release the database."""
+        if self._running:
+            await asyncio.wait(set(self._running), timeout=self.dialect.busy_timeout * 2)
+        self._connected = False
+        await self.dialect.close()
+
+    async def __aenter__(self) -> Self:
+        if not self._connected:
+            await self.connect()
+        return self
+
+    async def __aexit__(self, *exc_info: object) -> None:
+        await self.close()
+
+    # --- games ---------------------------------------------------------------------------
+
+    async def start(
+        self, game: G, *, board: tuple[int, int] | None = None, source: str | None = None
+    ) -> G:
+        """Store a new game with its board (channel id, message id) in one transaction, so no
+        crash leaves a game without one; `source` marks its first move."""
+        if game.id is not None or game.is_over:
+            raise ValueError("only a new, active game can be started")
+
+        async def work(session: Session, now: object) -> G:
+            return await game_rows.insert_game(session, game, board, now, source)
+
+        try:
+            return public(await self._write(work, source=source))
+        except Conflict as conflict:
+            if conflict.data["index"] != "games_one_daily_per_player":
+                raise
+            held = await self._read(lambda session: game_rows.daily_id(session, game))
+            raise DailyAlreadyPlayed(held) from None
+
+    async def act(
+        self, transition: Callable[[Game], tuple[Game, OutcomeT]], **target: Unpack[ActionTarget]
+    ) -> values.Applied[OutcomeT]:
+        """Load a game (its row held), apply one pure transition, save what it appended and read
+        where its board is: one write transaction. Errors as `apply`."""
+        if unknown := target.keys() - ActionTarget.__optional_keys__:
+            raise TypeError(f"unexpected keyword arguments: {sorted(unknown)}")
+        channel_id, game_id = target.get("channel_id"), target.get("game_id")
+        expected_version, source = target.get("expected_version"), target.get("source")
+        if (channel_id is None) == (game_id is None):
+            raise TypeError("give exactly one of channel_id and game_id")
+
+        async def work(session: Session, now: object) -> values.Applied[OutcomeT]:
+            if source is not None and (refused := await game_rows.repeated(session, source)):
+                raise refused
+            loaded = await game_rows.load_for_move(
+                session, self.dialect.lock_game, channel_id=channel_id, game_id=game_id
+            )
+            if expected_version is not None and loaded.game.version != expected_version:
+                raise StaleGame()
+            new, outcome = transition(loaded.game)
+            await game_rows.save(session, loaded.game, new, now, source)
+            return values.Applied(public(new), outcome, loaded.board)
+
+        return await self._write(work, source=source)
+
+    async def apply(
+        self, transition: Callable[[Game], tuple[Game, OutcomeT]], **target: Unpack[ActionTarget]
+    ) -> tuple[Game, OutcomeT]:
+        """`act` without the board."""
+        applied = await self.act(transition, **target)
+        return applied.game, applied.outcome
+
+    async def active_game(self, channel_id: int) -> Game | None:
+        found = await self._read(
+            lambda session: game_rows.fetch(session, CHANNEL_GAME, {"channel": channel_id})
+        )
+        return found[0].game if found else None
+
+    async def game(self, game_id: int) -> Game | None:
+        found = await self._read(
+            lambda session: game_rows.fetch(session, "id = :id", {"id": game_id})
+        )
+        return found[0].game if found else None
+
+    async def active_races(self) -> list[Game]:
+        found = await self._read(
+            lambda session: game_rows.fetch(
+                session, "kind = 'race' AND status = 'active' ORDER BY id"
+            )
+        )
+        return [each.game for each in found]
+
+    async def expire_stale(self, older_than: timedelta) -> list[Game]:
+        """Each game ends in its own transaction: one that cannot be read is logged and
+        skipped, and the others still end."""
+        cutoff = self.dialect.stamp(self._clock() - older_than)
+        rows = await self._read(
+            lambda session: session.fetch(
+                "SELECT id FROM games WHERE status = 'active' AND last_move_at < :cutoff "
+                "ORDER BY id",
+                {"cutoff": cutoff},
+            )
+        )
+        expired: list[Game] = []
+        for row in rows:
+            try:
+                game, _ = await self.apply(expire, game_id=row["id"])
+            except (GameOver, StaleGame):
+                continue  # someone moved or ended it meanwhile
+            except Exception:
+                log.exception("game %s could not be expired; skipped", row["id"])
+                continue
+            expired.append(game)
+        return expired
+
+    # --- boards --------------------------------------------------------------------------
+
+    async def board(self, game_id: int) -> values.Board | None:
+        return await self._read(lambda session: game_rows.board(session, game_id))
+
+    async def move_board(
+        self, game_id: int, channel_id: int, message_id: int, version: int
+    ) -> None:
+        await self._execute(
+            "UPDATE games SET board_channel_id = :channel, board_message_id = :message, "
+            "rendered_version = :version WHERE id = :id",
+            {"channel": channel_id, "message": message_id, "version": version, "id": game_id},
+        )
+
+    async def mark_rendered(self, game_id: int, version: int) -> None:
+        await self._execute(
+            "UPDATE games SET rendered_version = :version "
+            "WHERE id = :id AND rendered_version < :version",
+            {"version": version, "id": game_id},
+        )
+
+    async def boards_behind(self, limit: int = 100) -> list[int]:
+        rows = await self._read(
+            lambda session: session.fetch(
+                "SELECT id FROM games WHERE rendered_version < version "
+                "AND board_message_id IS NOT NULL AND reach = 'channel' ORDER BY id LIMIT :limit",
+                {"limit": limit},
+            )
+        )
+        return [int(row["id"]) for row in rows]
+
+    # --- statistics and history ----------------------------------------------------------
+
+    async def player_stats(
+        self, guild_id: int | None, user_id: int, kind: GameKind = GameKind.PLAY
+    ) -> values.PlayerStats:
+        return await self._read(
+            lambda session: stats_queries.player_stats(session, guild_id, user_id, kind)
+        )
+
+    async def leaderboard(
+        self, guild_id: int, limit: int = 10, kind: GameKind = GameKind.PLAY
+    ) -> list[values.PlayerStats]:
+        return await self._read(
+            lambda session: stats_queries.leaderboard(session, guild_id, limit, kind)
+        )
+
+    async def history(self, **where: Unpack[HistoryFilter]) -> list[values.HistoryEntry]:
+        return await self._read(
+            lambda session: stats_queries.history(session, self.dialect, **where)
+        )
+
+    async def solve_stats(self, guild_id: int | None, user_id: int) -> values.PlayerStats:
+        return await self._read(
+            lambda session: stats_queries.solve_stats(session, guild_id, user_id)
+        )
+
+    async def daily_results(self, user_id: int) -> list[values.DailyResult]:
+        return await self._read(
+            lambda session: stats_queries.daily_results(session, self.dialect, user_id)
+        )
+
+    async def daily_leaderboard(
+        self, guild_id: int, puzzle: int, limit: int = 10
+    ) -> list[values.DailyResult]:
+        return await self._read(
+            lambda session: stats_queries.daily_leaderboard(
+                session, self.dialect, guild_id, puzzle, limit
+            )
+        )
+
+    # --- key-value -----------------------------------------------------------------------
+
+    async def get_meta(self, key: str) -> str | None:
+        rows = await self._read(
+            lambda session: session.fetch("SELECT value FROM meta WHERE key = :key", {"key": key})
+        )
+        return next((str(row["value"]) for row in rows), None)
+
+    async def set_meta(self, key: str, value: str) -> None:
+        await self._execute(bulk.SET_META, {"key": key, "value": value})
+
+    async def claim_meta(self, key: str, value: str) -> str:
+        async def work(session: Session, _now: object) -> str:
+            await session.execute(
+                "INSERT INTO meta (key, value) VALUES (:key, :value) ON CONFLICT (key) DO NOTHING",
+                {"key": key, "value": value},
+            )
+            rows = await session.fetch("SELECT value FROM meta WHERE key = :key", {"key": key})
+            return str(rows[0]["value"])
+
+        return await self._write(work)
+
+    # --- the whole database --------------------------------------------------------------
+
+    async def export(self) -> values.Snapshot:
+        return await self._read(lambda session: bulk.export(session, self.dialect))
+
+    async def absorb(self, snapshot: values.Snapshot) -> values.Absorbed:
+        async def work(session: Session, _now: object) -> values.Absorbed:
+            return await bulk.absorb(session, self.dialect, snapshot)
+
+        try:
+            return await self._write(work)
+        except Conflict as conflict:
+            if conflict.data["index"] != "games_one_active_per_channel":
+                raise
+            raise ImportRefused(reason="channel_taken") from None
+
+    # --- transactions --------------------------------------------------------------------
+
+    async def _read(self, work: Callable[[Session], Awaitable[T]]) -> T:
+        """One consistent snapshot."""
+        return await self._transaction(lambda session, _now: work(session), write=False)
+
+    async def _execute(self, sql: str, params: dict[str, Any]) -> None:
+        async def work(session: Session, _now: object) -> None:
+            await session.execute(sql, params)
+
+        await self._write(work)
+
+    async def _write(self, work: Work[T], *, source: str | None = None) -> T:
+        """One write transaction; an input that made a move on another connection meanwhile
+        (its unique index refused this one) is named as AlreadyApplied."""
+        try:
+            return await self._transaction(work, write=True)
+        except Conflict as conflict:
+            if source is None or conflict.data["index"] != "moves_once_per_source":
+                raise
+            refused = await self._read(lambda session: game_rows.repeated(session, source))
+            if refused is None:
+                raise
+            raise refused from None
+
+    async def _transaction(self, work: Work[T], *, write: bool) -> T:
+        """Run `work` in one transaction, to the end even if the caller is cancelled."""
+        task = asyncio.ensure_future(self._run(work, write))
+        self._running.add(task)
+        task.add_done_callback(self._running.discard)
+        try:
+            return await asyncio.shield(task)
+        except asyncio.CancelledError:
+            task.add_done_callback(_retrieve)
+            raise
+
+    async def _run(self, work: Work[T], write: bool) -> T:
+        async with self.dialect.transaction(write=write) as session:
+            return await work(session, self.dialect.stamp(self._clock()))
+
+
+def _retrieve(task: asyncio.Task[Any]) -> None:
+    """Mark a shielded transaction's error as seen once its caller has gone."""
+    if not task.cancelled():
+        task.exception()

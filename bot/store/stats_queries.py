@@ -1,0 +1,176 @@
+"""What the finished games add up to: players' records, leaderboards, history and daily results,
+each one query in the store's one SQL (the dialect adds only how to subtract two timestamps)."""
+
+from __future__ import annotations
+
+from typing import TypedDict, Unpack
+
+from bot.engine.game import GameKind
+from bot.store import game_rows
+from bot.store.dialect import Dialect, Row, Session
+from bot.store.values import DailyResult, HistoryEntry, PlayerStats
+
+_STATS = """
+    SELECT m.player_id AS user_id,
+           count(DISTINCT m.game_id) AS played,
+           count(DISTINCT CASE WHEN g.winner_id = m.player_id THEN m.game_id END) AS won,
+           count(*) AS guesses,
+           min(CASE WHEN m.black = g.pegs THEN (
+               SELECT count(*) FROM moves AS e
+               WHERE e.game_id = m.game_id AND e.kind = 'guess' AND e.move_no <= m.move_no
+                 AND (g.kind <> 'race' OR e.player_id = m.player_id)
+           ) END) AS best,
+           count(DISTINCT CASE WHEN g.winner_id = m.player_id AND g.hard THEN m.game_id END)
+               AS hard_won,
+           count(DISTINCT CASE WHEN g.hints > 0 THEN m.game_id END) AS hinted
+    FROM moves AS m JOIN games AS g ON g.id = m.game_id
+    WHERE g.kind = :kind AND g.status <> 'active' AND m.kind = 'guess' AND {where}
+    GROUP BY m.player_id
+"""
+"""Per-player records of one kind of game, narrowed by `{where}`. `best` counts only guesses (a
+log also holds hints, joins and other racers)."""
+
+_IN_GUILD = "(CAST(:guild AS BIGINT) IS NULL OR g.guild_id = :guild)"
+"""In one guild, or everywhere when `:guild` is NULL (typed, so PostgreSQL knows it)."""
+
+_SOLVE_STATS = f"""
+    SELECT count(*) AS played,
+           count(CASE WHEN s.status = 'solved' THEN 1 END) AS won,
+           coalesce(sum(s.answered), 0) AS guesses,
+           min(CASE WHEN s.status = 'solved' THEN s.answered END) AS best
+    FROM (
+        SELECT g.status,
+               (SELECT count(*) FROM moves AS m WHERE m.game_id = g.id AND m.kind = 'answer')
+             - (SELECT count(*) FROM moves AS m WHERE m.game_id = g.id AND m.kind = 'undo')
+               AS answered
+        FROM games AS g
+        WHERE g.kind = 'solve' AND g.status <> 'active' AND g.starter_id = :user AND {_IN_GUILD}
+    ) AS s
+"""
+"""One player's record as the holder of solve games: the answers they gave that still stand are
+the bot's guesses (an undo takes one back)."""
+
+_DAILY_RESULTS = """
+    SELECT g.starter_id AS user_id, g.id AS game_id, g.puzzle, g.status = 'won' AS won,
+           (SELECT count(*) FROM moves AS m WHERE m.game_id = g.id AND m.kind = 'guess')
+               AS guesses,
+           {seconds} AS seconds,
+           g.hard, g.hints > 0 AS hinted
+    FROM games AS g
+    WHERE g.kind = 'daily' AND g.status <> 'active' AND {where}
+"""
+"""Finished daily games as results; `{where}` narrows them (by player, or guild and puzzle)."""
+
+
+async def player_stats(
+    session: Session, guild_id: int | None, user_id: int, kind: GameKind
+) -> PlayerStats:
+    sql = _STATS.format(where=f"m.player_id = :user AND {_IN_GUILD}")
+    rows = await session.fetch(sql, {"user": user_id, "guild": guild_id, "kind": kind.value})
+    found = (_player(row, kind) for row in rows)
+    return next(found, PlayerStats(user_id, kind=kind))
+
+
+async def leaderboard(
+    session: Session, guild_id: int, limit: int, kind: GameKind
+) -> list[PlayerStats]:
+    """Most wins first, then the best game, then fewest games played."""
+    sql = (
+        _STATS.format(where="g.guild_id = :guild")
+        + " ORDER BY won DESC, best ASC NULLS LAST, played, user_id LIMIT :limit"
+    )
+    rows = await session.fetch(sql, {"guild": guild_id, "limit": limit, "kind": kind.value})
+    return [_player(row, kind) for row in rows]
+
+
+def _player(row: Row, kind: GameKind) -> PlayerStats:
+    return PlayerStats(**dict(row), kind=kind)
+
+
+async def solve_stats(session: Session, guild_id: int | None, user_id: int) -> PlayerStats:
+    (row,) = await session.fetch(_SOLVE_STATS, {"user": user_id, "guild": guild_id})
+    return PlayerStats(
+        user_id,
+        played=int(row["played"]),
+        won=int(row["won"]),
+        guesses=int(row["guesses"]),  # PostgreSQL sums to a decimal
+        best=None if row["best"] is None else int(row["best"]),
+        kind=GameKind.SOLVE,
+    )
+
+
+class HistoryFilter(TypedDict, total=False):
+    """Whose finished games `history` lists (each None or left out: anyone's), and how many
+    (20 unless given)."""
+
+    guild_id: int | None
+    channel_id: int | None
+    player_id: int | None
+    limit: int
+
+
+async def history(
+    session: Session, dialect: Dialect, **where: Unpack[HistoryFilter]
+) -> list[HistoryEntry]:
+    """Finished games, newest first; a player's are those they started or moved in."""
+    if unknown := where.keys() - HistoryFilter.__optional_keys__:
+        raise TypeError(f"unexpected keyword arguments: {sorted(unknown)}")
+    guild_id, channel_id = where.get("guild_id"), where.get("channel_id")
+    player_id, limit = where.get("player_id"), where.get("limit", 20)
+    conditions = ["status <> 'active'"]
+    params = {"guild": guild_id, "channel": channel_id, "player": player_id, "limit": limit}
+    if guild_id is not None:
+        conditions.append("guild_id = :guild")
+    if channel_id is not None:
+        conditions.append("channel_id = :channel")
+    if player_id is not None:
+        conditions.append(
+            "(starter_id = :player OR EXISTS (SELECT 1 FROM moves "
+            "WHERE moves.game_id = games.id AND moves.player_id = :player))"
+        )
+    clause = " AND ".join(conditions) + " ORDER BY finished_at DESC, id DESC LIMIT :limit"
+    found = await game_rows.fetch(session, clause, params)
+    return [
+        HistoryEntry(
+            each.game,
+            dialect.moment(each.row["created_at"]),
+            dialect.moment(each.row["finished_at"]),
+        )
+        for each in found
+    ]
+
+
+async def daily_results(session: Session, dialect: Dialect, user_id: int) -> list[DailyResult]:
+    """A player's finished daily games everywhere, oldest puzzle first."""
+    sql = _daily_sql(dialect, "g.starter_id = :user") + " ORDER BY g.puzzle, g.id"
+    return [_daily_result(row) for row in await session.fetch(sql, {"user": user_id})]
+
+
+async def daily_leaderboard(
+    session: Session, dialect: Dialect, guild_id: int, puzzle: int, limit: int
+) -> list[DailyResult]:
+    """A guild's finished games of one daily puzzle: solved, fewer guesses, less time."""
+    sql = (
+        _daily_sql(dialect, "g.guild_id = :guild AND g.puzzle = :puzzle")
+        + " ORDER BY won DESC, guesses, seconds, g.finished_at, g.id LIMIT :limit"
+    )
+    params = {"guild": guild_id, "puzzle": puzzle, "limit": limit}
+    return [_daily_result(row) for row in await session.fetch(sql, params)]
+
+
+def _daily_sql(dialect: Dialect, where: str) -> str:
+    seconds = dialect.seconds_between.format(start="g.created_at", end="g.finished_at")
+    return _DAILY_RESULTS.format(seconds=seconds, where=where)
+
+
+def _daily_result(row: Row) -> DailyResult:
+    return DailyResult(
+        user_id=row["user_id"],
+        game_id=row["game_id"],
+        puzzle=row["puzzle"],
+        won=bool(row["won"]),
+        guesses=row["guesses"],
+        seconds=round(max(0.0, row["seconds"] or 0.0), 3),
+        hard=bool(row["hard"]),
+        hinted=bool(row["hinted"]),
+    )
