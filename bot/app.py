@@ -17,6 +17,7 @@ from bot.config import Settings
 from bot.engine.game import Game
 from bot.interactions import boards
 from bot.interactions.context import Host, KindView
+from bot.interactions.marks import BoardMarks
 from bot.interactions.replies import on_app_command_error
 from bot.modes import registry
 from bot.solver_pool import SolverPool
@@ -77,6 +78,8 @@ class MastermindBot(Host):
     async def setup_hook(self) -> None:
         if not hasattr(self, "store"):
             self.store = await open_store(self.settings.database)
+        self.marks = BoardMarks(self.store)
+        self.marks.start()
         self.solver = SolverPool(self.settings.solver_workers, self.settings.solver_time_budget)
         await self.solver.warm_up()
         await registry.install(self)
@@ -198,6 +201,8 @@ class MastermindBot(Host):
                 break
             await asyncio.wait(set(self.in_flight), timeout=left)
         await super().close()
+        if hasattr(self, "marks"):
+            await self.marks.close()  # the boards drawn last are recorded before the store shuts
         if hasattr(self, "store"):
             await self.store.close()
         if hasattr(self, "solver"):

@@ -17,6 +17,7 @@ import asyncio
 import contextlib
 import logging
 import re
+import sys
 import weakref
 from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any
@@ -25,6 +26,7 @@ import discord
 
 from bot.engine.game import Game, Reach
 from bot.interactions.context import Host, Interaction
+from bot.store import Applied, Board
 from bot.ui import i18n
 from bot.ui.boards import Drawn
 
@@ -89,6 +91,7 @@ async def show(
     version: int,
     draw: Callable[[], Awaitable[Any]],
     message_id: int | None = None,
+    board: Board | None = None,
 ) -> bool:
     """Draw `version` with `draw` (an interaction's edit of `message_id`) unless that message is
     the game's board and already shows this version or a newer one; record what the board shows.
@@ -98,13 +101,14 @@ async def show(
     too, and the board of record catches up separately.
     """
     async with lock(game_id):
-        board = await bot.store.board(game_id)
+        if board is None:
+            board = await bot.store.board(game_id)
         of_record = board is None or message_id is None or board.message_id == message_id
-        if of_record and board is not None and board.rendered_version >= version:
+        if of_record and board is not None and _shown(bot, game_id, board) >= version:
             return False
         await draw()
         if of_record:
-            await bot.store.mark_rendered(game_id, version)
+            bot.marks.drew(game_id, version)
     if not of_record:
         refresh_soon(bot, game_id)
     return True
@@ -117,32 +121,64 @@ async def refresh(bot: Host, game_id: int) -> None:
         async with lock(game_id):
             board = await bot.store.board(game_id)
             game = await bot.store.game(game_id)
-            if board is None or game is None or board.rendered_version >= game.version:
-                return
-            if game.reach is not Reach.CHANNEL:  # only its player's next click can redraw it
-                return
-            board_now = await render(bot, game, await server_language(bot, game.guild_id))
-            message = bot.get_partial_messageable(board.channel_id).get_partial_message(
-                board.message_id
-            )
-            try:
-                await message.edit(
-                    content=board_now.content, embed=board_now.embed, view=board_now.view
-                )
-            except discord.NotFound:
-                log.info(
-                    "the board of game %s was deleted; /mastermind board posts it again", game_id
-                )
-            await bot.store.mark_rendered(game_id, game.version)
-    except discord.HTTPException as error:
+            if board is not None and game is not None:
+                await _redraw(bot, game, board)
+    except Exception:
+        _failed(game_id)
+
+
+DREW_AFTER_MOVE = "drew_after_move"
+"""Set on an interaction whose move redrew its board: every older board state is drawn over."""
+
+
+async def redraw(interaction: Interaction, applied: Applied[Any]) -> None:
+    """After a move: redraw its board from what the move's own transaction returned (its game
+    and where its board is), with no read of the store. A newer move redraws it again, and a
+    version this process already drew is never drawn over. Never raises."""
+    bot = interaction.client
+    interaction.extras[DREW_AFTER_MOVE] = True
+    game, board = applied.game, applied.board
+    if game.id is None or board is None:
+        return
+    try:
+        async with lock(game.id):
+            await _redraw(bot, game, board)
+    except Exception:
+        _failed(game.id)
+
+
+async def _redraw(bot: Host, game: Game, board: Board) -> None:
+    """Draw `game` on its channel board unless that board shows it (or a newer version)."""
+    assert game.id is not None
+    if _shown(bot, game.id, board) >= game.version or game.reach is not Reach.CHANNEL:
+        return  # up to date, or only its player's next click can redraw it
+    drawn = await render(bot, game, await server_language(bot, game.guild_id))
+    message = bot.get_partial_messageable(board.channel_id).get_partial_message(board.message_id)
+    try:
+        await message.edit(content=drawn.content, embed=drawn.embed, view=drawn.view)
+    except discord.NotFound:
+        log.info("the board of game %s was deleted; /mastermind board posts it again", game.id)
+    bot.marks.drew(game.id, game.version)
+
+
+def _failed(game_id: int) -> None:
+    """Log a board that could not be redrawn (it stays behind; the next pass retries it)."""
+    error = sys.exc_info()[1]
+    if isinstance(error, discord.HTTPException):
         log.warning(
             "the board of game %s could not be redrawn (%s %s); will retry",
             game_id,
             error.status,
             error.text or "",
         )
-    except Exception:
+    else:
         log.exception("the board of game %s could not be redrawn; will retry", game_id)
+
+
+def _shown(bot: Host, game_id: int, board: Board) -> int:
+    """The newest version the board shows: as the store has it, or as this process drew it
+    (its mark may not be written yet)."""
+    return max(board.rendered_version, bot.marks.shown(game_id))
 
 
 def refresh_soon(bot: Host, game_id: int) -> None:
@@ -154,6 +190,7 @@ def refresh_soon(bot: Host, game_id: int) -> None:
 
 async def reconcile(bot: Host) -> int:
     """Redraw every board that is behind its game (at start, and after failed edits)."""
+    await bot.marks.flush()  # the store's marks are then as new as this process knows
     redrawn = 0
     for game_id in await bot.store.boards_behind(limit=500):
         await refresh(bot, game_id)
@@ -163,20 +200,19 @@ async def reconcile(bot: Host) -> int:
     return redrawn
 
 
-async def catch_up(bot: Host, game_id: int) -> None:
-    """Any use of a game redraws its board if that board fell behind the store. Never raises."""
+async def catch_up(interaction: Interaction, game_id: int) -> None:
+    """Any use of a game redraws its board if that board fell behind the store (one read;
+    none after a move this interaction made and drew, which left no board behind). Never
+    raises."""
+    if interaction.extras.get(DREW_AFTER_MOVE):
+        return
+    bot = interaction.client
     try:
-        board = await bot.store.board(game_id)
-        game = await bot.store.game(game_id) if board is not None else None
+        versions = await bot.store.board_versions(game_id)
     except Exception:
         log.warning("could not check the board of game %s", game_id, exc_info=True)
         return
-    if (
-        board is not None
-        and game is not None
-        and game.reach is Reach.CHANNEL
-        and board.rendered_version < game.version
-    ):
+    if versions is not None and max(versions[1], bot.marks.shown(game_id)) < versions[0]:
         refresh_soon(bot, game_id)
 
 
@@ -261,7 +297,7 @@ async def redraw_clicked(interaction: Interaction, game: Game | None = None) -> 
             )
             board = await bot.store.board(game_id)
             if board is not None and board.message_id == message.id:
-                await bot.store.mark_rendered(game_id, latest.version)
+                bot.marks.drew(game_id, latest.version)
         return True
     except Exception:
         log.warning("could not redraw the clicked board of interaction %s", interaction.id)

@@ -17,6 +17,7 @@ from discord.ext import commands
 
 from bot.config import Settings
 from bot.engine.game import Game
+from bot.interactions.marks import BoardMarks
 from bot.solver_pool import SolverPool
 from bot.store import Store
 from bot.ui.boards import Drawn, Field
@@ -71,6 +72,8 @@ class Host(commands.AutoShardedBot):
     settings: Settings
     clock: Callable[[], datetime]
     in_flight: set[object]
+    marks: BoardMarks
+    """Which version each board shows, known at once and written in batches."""
 
     def kind_of(self, game: Game) -> KindView:
         """The mode that owns `game` (the registry's entry for its kind)."""

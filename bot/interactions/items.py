@@ -44,7 +44,7 @@ class Input(discord.ui.DynamicItem[discord.ui.Item[Any]], template=r"mm:never"):
         await self.act(interaction, values)
         game_id = self.fields.get("game")
         if game_id is not None:  # whatever the answer was, a board left behind catches up
-            await boards.catch_up(interaction.client, game_id)
+            await boards.catch_up(interaction, game_id)
 
     async def act(self, interaction: Interaction, values: list[str]) -> None:
         raise NotImplementedError

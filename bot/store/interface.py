@@ -14,7 +14,7 @@ each. What it promises:
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from datetime import timedelta
 from typing import Protocol, Self, TypedDict, Unpack, runtime_checkable
 
@@ -116,6 +116,16 @@ class Store(Protocol):
 
     async def mark_rendered(self, game_id: int, version: int) -> None:
         """The board now shows `version`; an older version never lowers the mark."""
+        ...
+
+    async def mark_rendered_many(self, marks: Mapping[int, int]) -> None:
+        """`mark_rendered` for several boards (game id -> version) in one write transaction:
+        how the boards drawn in one moment are recorded together."""
+        ...
+
+    async def board_versions(self, game_id: int) -> tuple[int, int] | None:
+        """(the game's version, the version its channel board shows) in one read; None for a
+        game with no channel board (none yet, or one only interactions reach)."""
         ...
 
     async def boards_behind(self, limit: int = 100) -> list[int]:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping
 from datetime import datetime, timedelta
 from typing import Any, Self, TypeVar, Unpack
 
@@ -188,11 +188,29 @@ class SqlStore:
         )
 
     async def mark_rendered(self, game_id: int, version: int) -> None:
-        await self._execute(
-            "UPDATE games SET rendered_version = :version "
-            "WHERE id = :id AND rendered_version < :version",
-            {"version": version, "id": game_id},
+        await self.mark_rendered_many({game_id: version})
+
+    async def mark_rendered_many(self, marks: Mapping[int, int]) -> None:
+        async def work(session: Session, _now: object) -> None:
+            for game_id, version in sorted(marks.items()):  # one lock order for every writer
+                await session.execute(
+                    "UPDATE games SET rendered_version = :version "
+                    "WHERE id = :id AND rendered_version < :version",
+                    {"version": version, "id": game_id},
+                )
+
+        if marks:
+            await self._write(work)
+
+    async def board_versions(self, game_id: int) -> tuple[int, int] | None:
+        rows = await self._read(
+            lambda session: session.fetch(
+                "SELECT version, rendered_version FROM games WHERE id = :id "
+                "AND board_message_id IS NOT NULL AND reach = 'channel'",
+                {"id": game_id},
+            )
         )
+        return (int(rows[0]["version"]), int(rows[0]["rendered_version"])) if rows else None
 
     async def boards_behind(self, limit: int = 100) -> list[int]:
         rows = await self._read(

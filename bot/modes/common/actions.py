@@ -12,16 +12,25 @@ from bot.engine.errors import (
     NotYourGame,
     OwnerReason,
 )
+from bot.engine.game import G
 from bot.store import Store
+
+
+def here(game: G, actor: Actor) -> G:
+    """`game` if it belongs to the actor's guild and channel (a DM counts as a channel), else
+    NotHere: checked again inside a move's own transaction, on the game as it is stored."""
+    if game.channel_id != actor.channel_id or game.guild_id != actor.guild_id:
+        raise NotHere()
+    return game
 
 
 async def game_here(store: Store, game_id: int, actor: Actor) -> core.Game:
     """The game `game_id` if it belongs to the actor's guild and channel (a DM counts as a
     channel); anything else, a game that does not exist included, is NotHere."""
     game = await store.game(game_id)
-    if game is None or game.channel_id != actor.channel_id or game.guild_id != actor.guild_id:
+    if game is None:
         raise NotHere()
-    return game
+    return here(game, actor)
 
 
 async def running_here(store: Store, game_id: int, actor: Actor) -> core.Game:

@@ -6,11 +6,11 @@ from bot.engine.actor import Actor
 from bot.engine.codes import Code
 from bot.engine.errors import NotYourGame, OwnerReason
 from bot.engine.game import GuessOutcome, MoveKind, Variant, require
-from bot.modes.common.actions import refuse_if_taken, running_here
+from bot.modes.common.actions import here, refuse_if_taken, running_here
 from bot.modes.play import rules
 from bot.modes.play.rules import NotAPlayGame, PlayGame
 from bot.solver_pool import SolverPool
-from bot.store import Store
+from bot.store import Applied, Store
 
 
 async def check_start(store: Store, actor: Actor) -> None:
@@ -55,18 +55,18 @@ async def may_guess(store: Store, game_id: int, actor: Actor) -> PlayGame:
 
 async def guess(
     store: Store, game_id: int, actor: Actor, code: str | Code
-) -> tuple[PlayGame, GuessOutcome]:
-    """Score one guess, stored once per source (AlreadyApplied on a repeat)."""
-    game, outcome = await store.apply(
-        lambda g: rules.guess(g, actor.user_id, code), game_id=game_id, source=actor.source
+) -> Applied[GuessOutcome]:
+    """Score one guess in one write transaction that also says where the board is; stored
+    once per source (AlreadyApplied on a repeat)."""
+    return await store.act(
+        lambda g: rules.guess(here(g, actor), actor.user_id, code),
+        game_id=game_id,
+        source=actor.source,
     )
-    assert isinstance(game, PlayGame)
-    return game, outcome
 
 
-async def knuth_guesses(solver: SolverPool, game: PlayGame, secret: Code) -> int | None:
-    """How many guesses Knuth's algorithm needs for this game's secret (None: too big)."""
-    variant = game.variant
+async def knuth_guesses(solver: SolverPool, variant: Variant, secret: Code) -> int | None:
+    """How many guesses Knuth's algorithm needs for a secret of `variant` (None: too big)."""
     return await solver.knuth_guesses(
         variant.pegs, variant.colours, variant.duplicates, list(secret)
     )

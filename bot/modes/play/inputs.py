@@ -128,7 +128,8 @@ async def _guess_and_report(
     board, and add Knuth's count to the line on a win."""
     bot = interaction.client
     who = actor(interaction, source)
-    game, outcome = await play.guess(bot.store, game_id, who, code)
+    applied = await play.guess(bot.store, game_id, who, code)
+    game, outcome = applied.game, applied.outcome
     t = i18n.channel(interaction)
     line = text.guess_line(game.variant.space, outcome, who.user_id, t=t)
     async with replies.committed(interaction, "guess"):
@@ -143,9 +144,9 @@ async def _guess_and_report(
             followup = (await interaction.followup.send(line, wait=True)).id
         else:
             await interaction.response.send_message(line)
-        await boards.refresh(bot, game_id)
+        await boards.redraw(interaction, applied)
         if outcome.status is Status.WON and outcome.secret is not None:
-            needed = await play.knuth_guesses(bot.solver, game, outcome.secret)
+            needed = await play.knuth_guesses(bot.solver, game.variant, outcome.secret)
             if needed is not None:
                 note = text.knuth_note(needed, t=t)
                 if followup is not None:
@@ -196,7 +197,7 @@ async def on_modal(interaction: Interaction, match: re.Match[str]) -> None:
     """A play game's code modal (`board.CODE_MODAL_PATTERN`), whenever it was opened."""
     nonce = int(match["nonce"]) if match["nonce"] else None
     await submit_modal(interaction, int(match["game"]), nonce)
-    await boards.catch_up(interaction.client, int(match["game"]))
+    await boards.catch_up(interaction, int(match["game"]))
 
 
 class PlayInputs(ModeInputs):

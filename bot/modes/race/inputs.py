@@ -361,7 +361,7 @@ DYNAMIC_ITEMS: tuple[type[Input], ...] = (
 async def on_modal(interaction: Interaction, match: re.Match[str]) -> None:
     """A private race board's code modal (`drawn.RACE_MODAL`)."""
     await private.submit_modal(interaction, BOARD, int(match["game"]), int(match["made"]))
-    await boards.catch_up(interaction.client, int(match["game"]))
+    await boards.catch_up(interaction, int(match["game"]))
 
 
 class RaceInputs(ModeInputs):

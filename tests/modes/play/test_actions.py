@@ -38,7 +38,8 @@ async def test_one_input_makes_one_guess(store: Store) -> None:
     game = await play.start(store, ALICE, Variant(), solo=False, board_message_id=99)
     assert game.id is not None
     bob = at(2, "picker:500")
-    stored, outcome = await play.guess(store, game.id, bob, "1122")
+    applied = await play.guess(store, game.id, bob, "1122")
+    stored, outcome = applied.game, applied.outcome
     assert outcome.number == 1 and stored.version == 1
     with pytest.raises(AlreadyApplied):
         await play.guess(store, game.id, bob, "3344")
