@@ -13,7 +13,7 @@ from bot.engine.errors import (
     OwnerReason,
 )
 from bot.engine.game import G
-from bot.store import Store
+from bot.store import Applied, Store
 
 
 def here(game: G, actor: Actor) -> G:
@@ -56,21 +56,23 @@ async def refuse_if_taken(store: Store, channel_id: int) -> None:
         raise GameAlreadyActive(current.id, current.kind)
 
 
-def may_end(game: core.Game, actor: Actor) -> None:
-    """The starter or a member who can manage messages may end a game, unless it is one
-    player's own (`owner_ends_only`)."""
+def may_end(game: G, actor: Actor) -> G:
+    """`game`, if the actor may end it: its starter or a member who can manage messages,
+    unless it is one player's own (`owner_ends_only`)."""
     if actor.user_id == game.starter_id:
-        return
+        return game
     if game.owner_ends_only:
         raise NotYourGame(game.starter_id, reason=OwnerReason.OWNER)
     if not actor.moderator:
         raise NotYourGame(game.starter_id, reason=OwnerReason.END)
-
-
-async def give_up(store: Store, game_id: int, actor: Actor) -> core.Game:
-    """End a game of either kind at its starter's (or a moderator's) request."""
-    may_end(await running_here(store, game_id, actor), actor)
-    game, _ = await store.apply(
-        lambda g: core.give_up(g, actor.user_id), game_id=game_id, source=actor.source
-    )
     return game
+
+
+async def give_up(store: Store, game_id: int, actor: Actor) -> Applied[core.EndOutcome]:
+    """End a game of any kind at its starter's (or a moderator's) request, in one write
+    transaction that checks where it is and who may end it on the game as stored."""
+    return await store.act(
+        lambda g: core.give_up(may_end(here(g, actor), actor), actor.user_id),
+        game_id=game_id,
+        source=actor.source,
+    )

@@ -68,7 +68,8 @@ async def ask_give_up(interaction: Interaction, game_id: int | None) -> None:
 async def confirm_give_up(interaction: Interaction, game_id: int) -> None:
     bot = interaction.client
     who = actor(interaction)
-    game = await common.give_up(bot.store, game_id, who)
+    applied = await common.give_up(bot.store, game_id, who)
+    game = applied.game
     async with replies.committed(interaction, "end"):
         ended = i18n.person(interaction).gettext("The game has ended.")
         await interaction.response.edit_message(content=ended, view=None)
@@ -77,7 +78,7 @@ async def confirm_give_up(interaction: Interaction, game_id: int) -> None:
             await boards.answer_with_board(interaction, game, line)
             return
         await interaction.followup.send(line)
-        await boards.refresh(bot, game_id)
+        await boards.redraw(interaction, applied)
 
 
 @guarded

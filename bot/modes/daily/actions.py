@@ -14,7 +14,7 @@ from datetime import date, datetime, timedelta
 from bot.engine.actor import Actor
 from bot.engine.codes import Code
 from bot.engine.errors import DailyAlreadyPlayed, GameOver, NotHere, NotYourGame, OwnerReason
-from bot.engine.game import GuessOutcome, Variant
+from bot.engine.game import Game, GuessOutcome, Variant
 from bot.modes.daily import rules as days
 from bot.modes.daily.rules import DailyGame
 from bot.modes.play import rules as play_rules
@@ -85,15 +85,20 @@ async def open_today(
     return Opened(game, new=True)
 
 
-async def mine(store: Store, game_id: int, actor: Actor) -> DailyGame:
-    """The actor's own daily game `game_id`. A daily game is its player's alone, wherever they
-    open it: the check is who, not where (its board is private, shown only to them)."""
-    game = await store.game(game_id)
+def own(game: Game | None, actor: Actor) -> DailyGame:
+    """`game` if it is the actor's own daily game. A daily game is its player's alone,
+    wherever they open it: the check is who, not where (its board is private, shown only to
+    them); made again inside a move's own transaction."""
     if not isinstance(game, DailyGame):
         raise NotHere()
     if game.starter_id != actor.user_id:
         raise NotYourGame(game.starter_id, reason=OwnerReason.OWNER)
     return game
+
+
+async def mine(store: Store, game_id: int, actor: Actor) -> DailyGame:
+    """The actor's own daily game `game_id` (see `own`)."""
+    return own(await store.game(game_id), actor)
 
 
 async def may_guess(store: Store, game_id: int, actor: Actor) -> DailyGame:
@@ -106,16 +111,15 @@ async def may_guess(store: Store, game_id: int, actor: Actor) -> DailyGame:
 async def guess(
     store: Store, game_id: int, version: int, actor: Actor, code: str | Code
 ) -> tuple[DailyGame, GuessOutcome]:
-    """Score a guess made on the board that showed `version`: one guess per version, so a
-    second click (or a stale copy of the board) stores nothing (AlreadyApplied)."""
-    await may_guess(store, game_id, actor)
-    game, outcome = await store.apply(
-        lambda g: play_rules.guess(g, actor.user_id, code),
+    """Score a guess made on the board that showed `version`, in one write transaction: one
+    guess per version, so a second click (or a stale copy of the board) stores nothing
+    (AlreadyApplied)."""
+    applied = await store.act(
+        lambda g: play_rules.guess(own(g, actor), actor.user_id, code),
         game_id=game_id,
         source=f"daily:{game_id}:{version}",
     )
-    assert isinstance(game, DailyGame)
-    return game, outcome
+    return own(applied.game, actor), applied.outcome
 
 
 def day_of(puzzle: int) -> date:

@@ -12,11 +12,11 @@ from dataclasses import dataclass
 from bot.engine.actor import Actor
 from bot.engine.errors import StaleGame
 from bot.engine.job_types import Hint
-from bot.modes.common.actions import running_here
+from bot.modes.common.actions import here, running_here
 from bot.modes.play import rules
-from bot.modes.play.rules import PlayGame
+from bot.modes.play.rules import HintOutcome, PlayGame
 from bot.solver_pool import SolverPool
-from bot.store import Store
+from bot.store import Applied, Store
 
 ATTEMPTS = 3
 """A guess landing while a hint is worked out changes what the hint must say: the hint is
@@ -31,21 +31,24 @@ class HintGiven:
     level: int
     hints: int
     hint: Hint
+    applied: Applied[HintOutcome]
+    """The press as its own transaction stored it (where the board is, for its redraw)."""
 
 
 async def check(store: Store, game_id: int, actor: Actor) -> PlayGame:
     """The running game the actor may ask a hint in (the rules' refusals, before any work)."""
     game = await running_here(store, game_id, actor)
     rules.hint(game, actor.user_id)  # dry run: the kind of game, solo games
-    assert isinstance(game, PlayGame)
-    return game
+    return rules.as_play(game)
 
 
-async def hint(store: Store, solver: SolverPool, game_id: int, actor: Actor) -> HintGiven:
-    """Work the hint out for the game as stored, then store the press, unless the game moved
-    meanwhile (then again, from the new position)."""
+async def hint(store: Store, solver: SolverPool, game: PlayGame, actor: Actor) -> HintGiven:
+    """Work the hint out for `game` (as checked), then store the press in one write
+    transaction, unless the game moved meanwhile (then again, from the new position)."""
+    game_id = game.id
     for attempt in range(ATTEMPTS):
-        game = await check(store, game_id, actor)
+        if attempt:
+            game = await check(store, game.id or 0, actor)
         _, press = rules.hint(game, actor.user_id)
         variant = game.variant
         history = [(list(code), black, white) for code, (black, white) in game.clues]
@@ -59,8 +62,8 @@ async def hint(store: Store, solver: SolverPool, game_id: int, actor: Actor) -> 
             game.id or 0,
         )
         try:
-            new, outcome = await store.apply(
-                lambda g: rules.hint(g, actor.user_id),
+            applied = await store.act(
+                lambda g: rules.hint(here(g, actor), actor.user_id),
                 game_id=game_id,
                 expected_version=game.version,
                 source=actor.source,
@@ -69,6 +72,6 @@ async def hint(store: Store, solver: SolverPool, game_id: int, actor: Actor) -> 
             if attempt == ATTEMPTS - 1:
                 raise
             continue
-        assert isinstance(new, PlayGame)
-        return HintGiven(new, outcome.level, outcome.hints, found)
+        new = rules.as_play(applied.game)
+        return HintGiven(new, applied.outcome.level, applied.outcome.hints, found, applied)
     raise AssertionError("unreachable")  # pragma: no cover

@@ -25,13 +25,13 @@ async def give_hint(interaction: Interaction, game_id: int) -> None:
     game = await hints.check(bot.store, game_id, who)
     if not await boards.redraw_clicked(interaction, game):  # where only clicks redraw boards
         await interaction.response.defer(ephemeral=True, thinking=True)
-    given = await hints.hint(bot.store, bot.solver, game_id, who)
+    given = await hints.hint(bot.store, bot.solver, game, who)
     t = i18n.person(interaction)
     space = given.game.variant.space
     said = board.hint_text(given.hint, given.level, given.hints, space, given.game.hard, t=t)
     async with replies.committed(interaction, "hint"):
         await interaction.followup.send(said, ephemeral=True)
-        await boards.refresh(bot, game_id)
+        await boards.redraw(interaction, given.applied)
 
 
 class HintButton(Input, route=board.HINT):

@@ -108,6 +108,11 @@ class PlayGame(BaseGame):
         )
 
 
+def as_play(game: BaseGame) -> PlayGame:
+    """`game` as a game players guess (a play game, or one built on it)."""
+    return require(game, PlayGame, lambda: NotAPlayGame(MoveKind.GUESS))
+
+
 def new_play_game(
     *,
     guild_id: int | None,

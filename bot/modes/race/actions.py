@@ -17,10 +17,10 @@ from bot.engine.actor import Actor
 from bot.engine.codes import Code
 from bot.engine.errors import GameError, GameOver
 from bot.engine.game import MoveKind, Variant
-from bot.modes.common.actions import game_here, refuse_if_taken, running_here
+from bot.modes.common.actions import game_here, here, refuse_if_taken, running_here
 from bot.modes.race import rules
 from bot.modes.race.rules import NotARace, NotInRace, RaceGame, RaceStarted
-from bot.store import AlreadyApplied, Store
+from bot.store import AlreadyApplied, Applied, Store
 
 JOIN_SECONDS = (10, 300, 60)
 """The lobby's join window in seconds: least, most, default."""
@@ -70,11 +70,11 @@ async def race_here(store: Store, game_id: int, actor: Actor) -> RaceGame:
     return core.require(await running_here(store, game_id, actor), RaceGame, NotARace)
 
 
-async def join(store: Store, game_id: int, actor: Actor) -> RaceGame:
+async def join(store: Store, game_id: int, actor: Actor) -> Applied[object]:
     return await _lobby_move(store, game_id, actor, rules.join)
 
 
-async def start_now(store: Store, game_id: int, actor: Actor) -> RaceGame:
+async def start_now(store: Store, game_id: int, actor: Actor) -> Applied[object]:
     """The starter opens guessing before the join window closes."""
     return await _lobby_move(store, game_id, actor, rules.start_race)
 
@@ -84,14 +84,16 @@ async def _lobby_move(
     game_id: int,
     actor: Actor,
     transition: Callable[[core.Game, int], tuple[RaceGame, object]],
-) -> RaceGame:
-    """A click on the race board of this channel, stored once."""
-    await race_here(store, game_id, actor)
-    game, _ = await store.apply(
-        lambda g: transition(g, actor.user_id), game_id=game_id, source=actor.source
+) -> Applied[object]:
+    """A click on the race board of this channel, stored once, in one write transaction."""
+    return await store.act(
+        lambda g: transition(here(g, actor), actor.user_id), game_id=game_id, source=actor.source
     )
-    assert isinstance(game, RaceGame)
-    return game
+
+
+def race_of(applied: Applied[object] | Applied[core.GuessOutcome]) -> RaceGame:
+    """The race an action left, as a race."""
+    return core.require(applied.game, RaceGame, NotARace)
 
 
 async def racer(store: Store, game_id: int, actor: Actor) -> RaceGame:
@@ -110,17 +112,15 @@ def guess_source(game_id: int, player_id: int, made: int) -> str:
 
 async def guess(
     store: Store, game_id: int, actor: Actor, code: str | Code, *, after: int | None
-) -> tuple[RaceGame, core.GuessOutcome]:
-    """Score a player's guess. `after`: the guesses their board showed (None: typed with
-    /mastermind guess, the interaction is the source)."""
+) -> Applied[core.GuessOutcome]:
+    """Score a player's guess in one write transaction. `after`: the guesses their board
+    showed (None: typed with /mastermind guess, the interaction is the source)."""
     source = actor.source if after is None else guess_source(game_id, actor.user_id, after)
-    game, outcome = await store.apply(
-        lambda g: rules.race_guess(g, actor.user_id, code, after=after),
+    return await store.act(
+        lambda g: rules.race_guess(here(g, actor), actor.user_id, code, after=after),
         game_id=game_id,
         source=source,
     )
-    assert isinstance(game, RaceGame)
-    return game, outcome
 
 
 async def tick(store: Store, game_id: int, now: float) -> tuple[RaceGame, MoveKind] | None:

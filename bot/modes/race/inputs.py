@@ -23,7 +23,7 @@ import discord
 from discord import app_commands
 
 from bot.engine.codes import Code
-from bot.engine.game import GameKind, MoveKind, Reach, Variant
+from bot.engine.game import GameKind, GuessOutcome, MoveKind, Reach, Variant
 from bot.interactions import boards, private, replies
 from bot.interactions.cogs import ModeInputs
 from bot.interactions.context import Host, Interaction
@@ -35,6 +35,7 @@ from bot.modes.race import actions as race
 from bot.modes.race import board as drawn
 from bot.modes.race.actions import JOIN_SECONDS, RACE_MINUTES
 from bot.modes.race.rules import RaceGame, RaceNotStarted, clock_move
+from bot.store import Applied, Board
 from bot.ui import i18n
 from bot.ui.boards import Field
 from bot.ui.i18n import Messages, slash
@@ -85,25 +86,27 @@ async def start(
 
 @guarded
 async def join(interaction: Interaction, game_id: int) -> None:
-    game = await race.join(interaction.client.store, game_id, actor(interaction))
+    applied = await race.join(interaction.client.store, game_id, actor(interaction))
     async with replies.committed(interaction, "game"):
-        await _show_board(interaction, game)
+        await _show_board(interaction, race.race_of(applied), applied.board)
 
 
 @guarded
 async def start_now(interaction: Interaction, game_id: int) -> None:
     """The starter's Start: guessing opens for everyone, and the starter gets their board."""
     bot = interaction.client
-    game = await race.start_now(bot.store, game_id, actor(interaction))
+    applied = await race.start_now(bot.store, game_id, actor(interaction))
+    game = race.race_of(applied)
     schedule(bot, game)
     async with replies.committed(interaction, "game"):
-        await _show_board(interaction, game)
+        await _show_board(interaction, game, applied.board)
         await interaction.followup.send(drawn.started_line(game, t=i18n.channel(interaction)))
         await _send_private(interaction, game)
 
 
-async def _show_board(interaction: Interaction, game: RaceGame) -> None:
-    """Draw the race board through the click on it (never over a newer drawing)."""
+async def _show_board(interaction: Interaction, game: RaceGame, board: Board | None) -> None:
+    """Draw the race board through the click on it (never over a newer drawing); `board` is
+    where it is, as the move's own transaction read it."""
     t = i18n.channel(interaction)
 
     async def draw() -> None:
@@ -113,8 +116,10 @@ async def _show_board(interaction: Interaction, game: RaceGame) -> None:
 
     assert game.id is not None
     message_id = interaction.message.id if interaction.message is not None else None
-    if not await boards.show(interaction.client, game.id, game.version, draw, message_id):
+    client = interaction.client
+    if not await boards.show(client, game.id, game.version, draw, message_id, board=board):
         await interaction.response.defer()
+    interaction.extras[boards.DREW_AFTER_MOVE] = True  # nothing older than this move is left
 
 
 # --- a racer's own board -----------------------------------------------------------------------
@@ -181,10 +186,11 @@ class RaceBoard:
         """Store the guess, redraw the private board it came from, then the race board."""
         assert game.id is not None
         bot = interaction.client
-        new, _ = await race.guess(bot.store, game.id, actor(interaction), code, after=stamp)
+        applied = await race.guess(bot.store, game.id, actor(interaction), code, after=stamp)
+        new = race.race_of(applied)
         async with replies.committed(interaction, "guess"):
             await self.redraw(interaction, new)
-            await _after_guess(interaction, new)
+            await _after_guess(interaction, applied)
 
 
 BOARD = RaceBoard()
@@ -196,17 +202,16 @@ async def guess_command(interaction: Interaction, game_id: int, code: str) -> No
     turns failures into private replies.)"""
     bot = interaction.client
     who = actor(interaction)
-    await race.racer(bot.store, game_id, who)
-    game, _ = await race.guess(bot.store, game_id, who, code, after=None)
+    applied = await race.guess(bot.store, game_id, who, code, after=None)  # checks the racer
     async with replies.committed(interaction, "guess"):
-        await _send_private(interaction, game)
-        await _after_guess(interaction, game)
+        await _send_private(interaction, race.race_of(applied))
+        await _after_guess(interaction, applied)
 
 
-async def _after_guess(interaction: Interaction, game: RaceGame) -> None:
+async def _after_guess(interaction: Interaction, applied: Applied[GuessOutcome]) -> None:
     """The race board shows the new pegs; the guess that ends the race tells the channel."""
-    assert game.id is not None
-    await boards.refresh(interaction.client, game.id)
+    game = race.race_of(applied)
+    await boards.redraw(interaction, applied)
     if game.is_over:
         await interaction.followup.send(drawn.end_line(game, t=i18n.channel(interaction)))
 

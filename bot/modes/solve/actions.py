@@ -19,7 +19,7 @@ from bot.modes.common.actions import refuse_if_taken, running_here
 from bot.modes.solve import rules
 from bot.modes.solve.rules import NotASolveGame, SolveGame
 from bot.solver_pool import SolverPool
-from bot.store import Store
+from bot.store import Board, Store
 
 History = list[tuple[list[int], int, int]]
 
@@ -33,6 +33,8 @@ class SolveStep:
     remaining: int | None
     no_code_left: str | None = None
     undone: tuple[int, int] | None = None
+    board: Board | None = None
+    """Where the board is, as the action's own transaction read it (None: not read)."""
 
 
 def plain_history(game: SolveGame) -> History:
@@ -75,13 +77,14 @@ async def start(
     return await store.start(fresh, board=(actor.channel_id, board_message_id), source=actor.source)
 
 
-def _not_a_solve_game() -> NotASolveGame:
+def not_a_solve_game() -> NotASolveGame:
+    """The refusal of an answer on a game where the player does the guessing."""
     return NotASolveGame(MoveKind.ANSWER)
 
 
 async def owned(store: Store, game_id: int, version: int, actor: Actor) -> SolveGame:
     """The running solve game the actor answers for, as shown on the board they clicked."""
-    game = require(await running_here(store, game_id, actor), SolveGame, _not_a_solve_game)
+    game = require(await running_here(store, game_id, actor), SolveGame, not_a_solve_game)
     if actor.user_id != game.starter_id:
         raise NotYourGame(game.starter_id, reason=OwnerReason.OWNER)
     if game.version != version:
@@ -119,14 +122,14 @@ async def answer(
             no_code_left = move.message
         else:
             next_guess, remaining = tuple(move.guess), move.remaining
-    new, _ = await store.apply(
+    applied = await store.act(
         lambda g: rules.answer(g, actor.user_id, black, white, next_guess),
         game_id=game.id,
         expected_version=game.version,
         source=actor.source,
     )
-    assert isinstance(new, SolveGame)
-    return SolveStep(new, remaining, no_code_left)
+    new = require(applied.game, SolveGame, not_a_solve_game)
+    return SolveStep(new, remaining, no_code_left, board=applied.board)
 
 
 def check_undo(game: SolveGame, actor: Actor) -> SolveGame:
@@ -142,14 +145,14 @@ async def undo(store: Store, solver: SolverPool, game: SolveGame, actor: Actor) 
     remaining = await solver.remaining(
         variant.pegs, variant.colours, variant.duplicates, plain_history(after)
     )
-    new, outcome = await store.apply(
+    applied = await store.act(
         lambda g: rules.undo(g, actor.user_id),
         game_id=game.id,
         expected_version=game.version,
         source=actor.source,
     )
-    assert isinstance(new, SolveGame)
-    return SolveStep(new, remaining, undone=outcome.undone)
+    new = require(applied.game, SolveGame, not_a_solve_game)
+    return SolveStep(new, remaining, undone=applied.outcome.undone, board=applied.board)
 
 
 async def remaining(solver: SolverPool, game: SolveGame) -> int | None:

@@ -7,7 +7,7 @@ from __future__ import annotations
 from discord import app_commands
 
 from bot.engine.errors import BadChoice
-from bot.engine.game import Variant
+from bot.engine.game import Variant, require
 from bot.engine.strategies import DEFAULT_STRATEGY
 from bot.interactions import boards, replies
 from bot.interactions.cogs import ModeInputs
@@ -95,10 +95,10 @@ async def undo(interaction: Interaction, game_id: int, version: int) -> None:
 @guarded
 async def stop(interaction: Interaction, game_id: int) -> None:
     bot = interaction.client
-    game = await common.give_up(bot.store, game_id, actor(interaction))
-    assert isinstance(game, SolveGame)
+    applied = await common.give_up(bot.store, game_id, actor(interaction))
+    game = require(applied.game, SolveGame, solve.not_a_solve_game)
     async with replies.committed(interaction, "end"):
-        await _show(interaction, solve.SolveStep(game, None))
+        await _show(interaction, solve.SolveStep(game, None, board=applied.board))
 
 
 async def _show(interaction: Interaction, step: solve.SolveStep) -> None:
@@ -119,7 +119,11 @@ async def _show(interaction: Interaction, step: solve.SolveStep) -> None:
 
     assert step.game.id is not None
     message_id = interaction.message.id if interaction.message is not None else None
-    drew = await boards.show(interaction.client, step.game.id, step.game.version, draw, message_id)
+    drew = await boards.show(
+        interaction.client, step.game.id, step.game.version, draw, message_id, board=step.board
+    )
+    if step.board is not None:  # after this interaction's own move: nothing older is left
+        interaction.extras[boards.DREW_AFTER_MOVE] = True
     if not drew and not interaction.response.is_done():
         await interaction.response.defer()
 
