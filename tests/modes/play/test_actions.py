@@ -69,7 +69,7 @@ async def test_only_the_starter_or_a_moderator_ends_a_game(store: Store) -> None
         await common.give_up(store, game.id, at(2, "i:8"))
     assert refused.value.reason is OwnerReason.END
     moderator = Actor(user_id=3, guild_id=GUILD, channel_id=CHANNEL, moderator=True, source="i:9")
-    ended = await common.give_up(store, game.id, moderator)
+    ended = (await common.give_up(store, game.id, moderator)).game
     assert ended.is_over and ended.ended_by == 3
 
 
@@ -87,5 +87,5 @@ async def test_a_daily_game_is_ended_by_its_player_only_not_by_a_moderator(store
         await common.give_up(store, game.id, moderator)
     assert refused.value.reason is OwnerReason.OWNER
     assert not (await store.game(game.id) or game).is_over  # nothing stored
-    ended = await common.give_up(store, game.id, ALICE)
+    ended = (await common.give_up(store, game.id, ALICE)).game
     assert ended.is_over and ended.ended_by == 1
