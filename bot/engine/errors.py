@@ -40,8 +40,9 @@ class GameAlreadyActive(GameError, code="game-already-active"):
         self.game_id, self.kind = game_id, kind
 
 
-class DailyAlreadyPlayed(GameError, code="daily-already-played"):
-    """Raised by the store: each player plays each day's code once; `game_id` is that game."""
+class AlreadyPlayed(GameError, code="already-played"):
+    """Raised by the store: a game played once per player and puzzle was started again;
+    `game_id` is the one the player has."""
 
     def __init__(self, game_id: int | None = None) -> None:
         super().__init__(game_id)
@@ -85,7 +86,7 @@ class OwnerReason(StrEnum):
     THEIR_CODE = "their-code"  # only the starter answers: it is their code
     END = "end"  # only the starter or a moderator can end it
     OWNER = "owner"  # it is another player's game
-    START = "start"  # only the starter can start the race
+    START = "start"  # only the starter can start it (a lobby's game)
 
 
 class NotYourGame(GameError, code="not-your-game"):

@@ -30,7 +30,7 @@ class PrivateBoard(Protocol[GameT]):
     """What one mode's private board brings to the shared handlers."""
 
     pick: Route
-    """The route of its peg menus (`daily_board.DAILY_PICK`, `race_board.RACE_PICK`)."""
+    """The route of its peg menus (the mode's board declares it)."""
 
     async def load(self, interaction: Interaction, game_id: int) -> GameT:
         """The game, once the clicker is known to be its player here (else a refusal)."""

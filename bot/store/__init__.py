@@ -30,9 +30,9 @@ from bot.store.values import (
     Absorbed,
     Applied,
     Board,
-    DailyResult,
     HistoryEntry,
     PlayerStats,
+    Result,
     Snapshot,
 )
 
@@ -46,7 +46,6 @@ __all__ = [
     "AlreadyApplied",
     "Applied",
     "Board",
-    "DailyResult",
     "HistoryEntry",
     "ImportRefused",
     "Lease",
@@ -54,6 +53,7 @@ __all__ = [
     "PlayerStats",
     "PostgresDialect",
     "RecordError",
+    "Result",
     "SchemaError",
     "Snapshot",
     "SqlStore",

@@ -35,6 +35,9 @@ class KindCodec(Protocol):
     """How one kind of game is kept: the columns only it uses, and the game rebuilt from them.
     Each mode registers one (`register`), so this floor never names a mode."""
 
+    plays_alone: bool
+    """Each player plays alone on the one code (their own guesses, their own count)."""
+
     def columns(self, game: Game) -> Record:
         """The kind's own columns (any of `KIND_COLUMNS`); the rest are stored as defaults."""
         ...
@@ -64,6 +67,11 @@ def register(kind: str, codec: KindCodec) -> None:
     if _CODECS.get(kind, codec) is not codec:
         raise ValueError(f"game kind {kind!r} is registered twice")
     _CODECS[kind] = codec
+
+
+def plays_alone(kind: str) -> bool:
+    """Whether each player of `kind` plays alone (what its record says)."""
+    return _codec(kind).plays_alone
 
 
 def game_to_record(game: Game) -> Record:

@@ -146,7 +146,8 @@ async def insert_game(
     session: Session, game: GameT, board: tuple[int, int] | None, now: object, source: str | None
 ) -> GameT:
     """Write a new game, its board and its first moves; GameAlreadyActive if the channel has
-    one (a daily game for a puzzle the player has is refused by its own index: Conflict)."""
+    one (a game played once per puzzle, for a puzzle the player has, is refused by its own
+    index: Conflict)."""
     channel, message = board or (None, None)
     record = {
         **game_to_record(game),
@@ -222,12 +223,12 @@ async def repeated(session: Session, source: str) -> AlreadyApplied | None:
     return next((AlreadyApplied(row["game_id"], row["move_no"]) for row in rows), None)
 
 
-async def daily_id(session: Session, game: Game) -> int | None:
-    """The id of the daily game this player already has for `game`'s puzzle."""
+async def played_id(session: Session, game: Game) -> int | None:
+    """The id of the game of `game`'s kind this player already has for its puzzle."""
     puzzle = game_to_record(game)["puzzle"]
     rows = await session.fetch(
-        "SELECT id FROM games WHERE kind = 'daily' AND starter_id = :starter AND puzzle = :puzzle",
-        {"starter": game.starter_id, "puzzle": puzzle},
+        "SELECT id FROM games WHERE kind = :kind AND starter_id = :starter AND puzzle = :puzzle",
+        {"kind": game.kind.value, "starter": game.starter_id, "puzzle": puzzle},
     )
     return next((int(row["id"]) for row in rows), None)
 

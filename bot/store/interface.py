@@ -7,8 +7,8 @@ each. What it promises:
 * One player action is one transaction: `act` loads the game, runs the pure transition, saves
   only what it appended and reads where the board is, and returns all of it (`Applied`); no
   other round trip. A cancelled caller never leaves half a move.
-* At most one active game per channel (daily games aside: each is one player's own, one per
-  player and puzzle); a repeated `source` never makes a second move.
+* At most one active game per channel (games played once per puzzle aside: each is one
+  player's own, one per player and puzzle); a repeated `source` never makes a second move.
 * An active play game leaves the store with its secret withheld; only `apply` sees it.
 """
 
@@ -23,10 +23,10 @@ from bot.store.values import (
     Absorbed,
     Applied,
     Board,
-    DailyResult,
     HistoryEntry,
     OutcomeT,
     PlayerStats,
+    Result,
     Snapshot,
 )
 
@@ -54,7 +54,7 @@ class Store(Protocol):
         self, game: G, *, board: tuple[int, int] | None = None, source: str | None = None
     ) -> G:
         """Store a new game and return it with its id (nothing else: its board is the one
-        given); raises GameAlreadyActive if the channel has one, DailyAlreadyPlayed for a daily
+        given); raises GameAlreadyActive if the channel has one, AlreadyPlayed for a
         puzzle the player has. `board` (channel id, message id) is written with it; `source`
         marks its first move (a solve game's opening guess)."""
         ...
@@ -92,9 +92,9 @@ class Store(Protocol):
         """The channel's active game for display (its secret withheld), or None."""
         ...
 
-    async def active_races(self) -> list[Game]:
-        """Every race still running (secrets withheld), oldest first: what the bot's clock
-        starts and ends, also after a restart."""
+    async def running(self, kind: GameKind) -> list[Game]:
+        """Every game of `kind` still running (secrets withheld), oldest first: what a mode's
+        clock starts and ends, also after a restart."""
         ...
 
     async def expire_stale(self, older_than: timedelta) -> list[Game]:
@@ -162,15 +162,15 @@ class Store(Protocol):
         won (the bot cracked it), guesses (the bot's answered guesses) and best (fewest)."""
         ...
 
-    async def daily_results(self, user_id: int) -> list[DailyResult]:
-        """A player's finished daily games everywhere (a streak follows the player, not the
-        server), oldest puzzle first."""
+    async def results(self, kind: GameKind, user_id: int) -> list[Result]:
+        """A player's finished games of a kind played once per puzzle, everywhere (a streak
+        follows the player, not the server), oldest puzzle first."""
         ...
 
-    async def daily_leaderboard(
-        self, guild_id: int, puzzle: int, limit: int = 10
-    ) -> list[DailyResult]:
-        """The finished games of daily `puzzle` started in a guild: solved first, then fewer
+    async def ranking(
+        self, kind: GameKind, guild_id: int, puzzle: int, limit: int = 10
+    ) -> list[Result]:
+        """The finished games of one `puzzle` started in a guild: solved first, then fewer
         guesses, then less time."""
         ...
 

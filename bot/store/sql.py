@@ -16,7 +16,7 @@ from collections.abc import Awaitable, Callable, Mapping
 from datetime import datetime, timedelta
 from typing import Any, Self, TypeVar, Unpack
 
-from bot.engine.errors import DailyAlreadyPlayed, GameOver, StaleGame
+from bot.engine.errors import AlreadyPlayed, GameOver, StaleGame
 from bot.engine.game import G, Game, GameKind, expire
 from bot.store import bulk, game_rows, stats_queries, values
 from bot.store.dialect import Dialect, Session
@@ -94,8 +94,8 @@ class SqlStore:
         except Conflict as conflict:
             if conflict.data["index"] != "games_one_daily_per_player":
                 raise
-            held = await self._read(lambda session: game_rows.daily_id(session, game))
-            raise DailyAlreadyPlayed(held) from None
+            held = await self._read(lambda session: game_rows.played_id(session, game))
+            raise AlreadyPlayed(held) from None
 
     async def act(
         self, transition: Callable[[Game], tuple[Game, OutcomeT]], **target: Unpack[ActionTarget]
@@ -142,10 +142,10 @@ class SqlStore:
         )
         return found[0].game if found else None
 
-    async def active_races(self) -> list[Game]:
+    async def running(self, kind: GameKind) -> list[Game]:
         found = await self._read(
             lambda session: game_rows.fetch(
-                session, "kind = 'race' AND status = 'active' ORDER BY id"
+                session, "kind = :kind AND status = 'active' ORDER BY id", {"kind": kind.value}
             )
         )
         return [each.game for each in found]
@@ -248,17 +248,17 @@ class SqlStore:
             lambda session: stats_queries.solve_stats(session, guild_id, user_id)
         )
 
-    async def daily_results(self, user_id: int) -> list[values.DailyResult]:
+    async def results(self, kind: GameKind, user_id: int) -> list[values.Result]:
         return await self._read(
-            lambda session: stats_queries.daily_results(session, self.dialect, user_id)
+            lambda session: stats_queries.results(session, self.dialect, kind, user_id)
         )
 
-    async def daily_leaderboard(
-        self, guild_id: int, puzzle: int, limit: int = 10
-    ) -> list[values.DailyResult]:
+    async def ranking(
+        self, kind: GameKind, guild_id: int, puzzle: int, limit: int = 10
+    ) -> list[values.Result]:
         return await self._read(
-            lambda session: stats_queries.daily_leaderboard(
-                session, self.dialect, guild_id, puzzle, limit
+            lambda session: stats_queries.ranking(
+                session, self.dialect, kind, guild_id, puzzle, limit
             )
         )
 

@@ -1,4 +1,4 @@
-"""What the finished games add up to: players' records, leaderboards, history and daily results,
+"""What the finished games add up to: players' records, leaderboards, history and results,
 each one query in the store's one SQL (the dialect adds only how to subtract two timestamps)."""
 
 from __future__ import annotations
@@ -6,9 +6,9 @@ from __future__ import annotations
 from typing import TypedDict, Unpack
 
 from bot.engine.game import GameKind
-from bot.store import game_rows
+from bot.store import codec, game_rows
 from bot.store.dialect import Dialect, Row, Session
-from bot.store.values import DailyResult, HistoryEntry, PlayerStats
+from bot.store.values import HistoryEntry, PlayerStats, Result
 
 _STATS = """
     SELECT m.player_id AS user_id,
@@ -18,7 +18,7 @@ _STATS = """
            min(CASE WHEN m.black = g.pegs THEN (
                SELECT count(*) FROM moves AS e
                WHERE e.game_id = m.game_id AND e.kind = 'guess' AND e.move_no <= m.move_no
-                 AND (g.kind <> 'race' OR e.player_id = m.player_id)
+                 AND (NOT :alone OR e.player_id = m.player_id)
            ) END) AS best,
            count(DISTINCT CASE WHEN g.winner_id = m.player_id AND g.hard THEN m.game_id END)
                AS hard_won,
@@ -28,7 +28,7 @@ _STATS = """
     GROUP BY m.player_id
 """
 """Per-player records of one kind of game, narrowed by `{where}`. `best` counts only guesses (a
-log also holds hints, joins and other racers)."""
+log also holds hints and joins), and where each player plays alone (`:alone`) only their own."""
 
 _IN_GUILD = "(CAST(:guild AS BIGINT) IS NULL OR g.guild_id = :guild)"
 """In one guild, or everywhere when `:guild` is NULL (typed, so PostgreSQL knows it)."""
@@ -50,23 +50,25 @@ _SOLVE_STATS = f"""
 """One player's record as the holder of solve games: the answers they gave that still stand are
 the bot's guesses (an undo takes one back)."""
 
-_DAILY_RESULTS = """
+_RESULTS = """
     SELECT g.starter_id AS user_id, g.id AS game_id, g.puzzle, g.status = 'won' AS won,
            (SELECT count(*) FROM moves AS m WHERE m.game_id = g.id AND m.kind = 'guess')
                AS guesses,
            {seconds} AS seconds,
            g.hard, g.hints > 0 AS hinted
     FROM games AS g
-    WHERE g.kind = 'daily' AND g.status <> 'active' AND {where}
+    WHERE g.kind = :kind AND g.status <> 'active' AND {where}
 """
-"""Finished daily games as results; `{where}` narrows them (by player, or guild and puzzle)."""
+"""Finished games of one kind as results; `{where}` narrows them (by player, or guild and
+puzzle)."""
 
 
 async def player_stats(
     session: Session, guild_id: int | None, user_id: int, kind: GameKind
 ) -> PlayerStats:
     sql = _STATS.format(where=f"m.player_id = :user AND {_IN_GUILD}")
-    rows = await session.fetch(sql, {"user": user_id, "guild": guild_id, "kind": kind.value})
+    params = {"user": user_id, "guild": guild_id, "kind": kind.value, "alone": _alone(kind)}
+    rows = await session.fetch(sql, params)
     found = (_player(row, kind) for row in rows)
     return next(found, PlayerStats(user_id, kind=kind))
 
@@ -79,8 +81,15 @@ async def leaderboard(
         _STATS.format(where="g.guild_id = :guild")
         + " ORDER BY won DESC, best ASC NULLS LAST, played, user_id LIMIT :limit"
     )
-    rows = await session.fetch(sql, {"guild": guild_id, "limit": limit, "kind": kind.value})
+    params = {"guild": guild_id, "limit": limit, "kind": kind.value, "alone": _alone(kind)}
+    rows = await session.fetch(sql, params)
     return [_player(row, kind) for row in rows]
+
+
+def _alone(kind: GameKind) -> bool:
+    """Each player of this kind plays alone on one code (its record says): a best counts only
+    their own guesses."""
+    return codec.plays_alone(kind)
 
 
 def _player(row: Row, kind: GameKind) -> PlayerStats:
@@ -140,31 +149,32 @@ async def history(
     ]
 
 
-async def daily_results(session: Session, dialect: Dialect, user_id: int) -> list[DailyResult]:
-    """A player's finished daily games everywhere, oldest puzzle first."""
-    sql = _daily_sql(dialect, "g.starter_id = :user") + " ORDER BY g.puzzle, g.id"
-    return [_daily_result(row) for row in await session.fetch(sql, {"user": user_id})]
+async def results(session: Session, dialect: Dialect, kind: GameKind, user_id: int) -> list[Result]:
+    """A player's finished games of one kind everywhere, oldest puzzle first."""
+    sql = _results_sql(dialect, "g.starter_id = :user") + " ORDER BY g.puzzle, g.id"
+    params = {"user": user_id, "kind": kind.value}
+    return [_result(row) for row in await session.fetch(sql, params)]
 
 
-async def daily_leaderboard(
-    session: Session, dialect: Dialect, guild_id: int, puzzle: int, limit: int
-) -> list[DailyResult]:
-    """A guild's finished games of one daily puzzle: solved, fewer guesses, less time."""
+async def ranking(
+    session: Session, dialect: Dialect, kind: GameKind, guild_id: int, puzzle: int, limit: int
+) -> list[Result]:
+    """A guild's finished games of one puzzle: solved, fewer guesses, less time."""
     sql = (
-        _daily_sql(dialect, "g.guild_id = :guild AND g.puzzle = :puzzle")
+        _results_sql(dialect, "g.guild_id = :guild AND g.puzzle = :puzzle")
         + " ORDER BY won DESC, guesses, seconds, g.finished_at, g.id LIMIT :limit"
     )
-    params = {"guild": guild_id, "puzzle": puzzle, "limit": limit}
-    return [_daily_result(row) for row in await session.fetch(sql, params)]
+    params = {"guild": guild_id, "puzzle": puzzle, "limit": limit, "kind": kind.value}
+    return [_result(row) for row in await session.fetch(sql, params)]
 
 
-def _daily_sql(dialect: Dialect, where: str) -> str:
+def _results_sql(dialect: Dialect, where: str) -> str:
     seconds = dialect.seconds_between.format(start="g.created_at", end="g.finished_at")
-    return _DAILY_RESULTS.format(seconds=seconds, where=where)
+    return _RESULTS.format(seconds=seconds, where=where)
 
 
-def _daily_result(row: Row) -> DailyResult:
-    return DailyResult(
+def _result(row: Row) -> Result:
+    return Result(
         user_id=row["user_id"],
         game_id=row["game_id"],
         puzzle=row["puzzle"],

@@ -23,12 +23,12 @@ class Board:
 
 @dataclass(frozen=True)
 class PlayerStats:
-    """A player's record over finished games of one kind (play, daily or race).
+    """A player's record over finished games of one kind.
 
     played: games they made at least one guess in; won: games they made the winning guess in
-    (a race: they cracked it first); guesses: all their guesses in those games; best: fewest
-    guesses it took them to crack a code; hard_won: wins in hard mode; hinted: games in which
-    someone asked for a hint.
+    (where each plays alone: they cracked it first); guesses: all their guesses in those games;
+    best: fewest guesses it took them to crack a code; hard_won: wins in hard mode; hinted:
+    games in which someone asked for a hint.
     """
 
     user_id: int
@@ -55,10 +55,11 @@ class HistoryEntry:
 
 
 @dataclass(frozen=True)
-class DailyResult:
-    """One player's finished daily game: what their streak and the day's leaderboard read.
+class Result:
+    """One player's finished game of a kind played once per puzzle: what a streak and a
+    puzzle's leaderboard read.
 
-    won: they cracked the day's code; guesses: how many they made; seconds: from their start to
+    won: they cracked the code; guesses: how many they made; seconds: from their start to
     their last move (the leaderboard's tie-break after guesses).
     """
 

@@ -168,9 +168,8 @@ def not_yours(error: NotYourGame, t: Messages = ENGLISH) -> str:
             "Only {owner} or a moderator (Manage Messages) can end this game.", owner=owner
         ),
         OwnerReason.OWNER: t.gettext("This is {owner}'s game.", owner=owner),
-        OwnerReason.START: t.gettext("Only {owner} can start this race.", owner=owner),
     }
-    return sentences[error.reason]
+    return sentences.get(error.reason) or sentences[OwnerReason.OWNER]  # modes word their own
 
 
 def _invalid_guess(error: InvalidGuess, t: Messages) -> str:

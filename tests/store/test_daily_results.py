@@ -10,7 +10,7 @@ from bot.engine.game import Game, GameKind, expire, give_up
 from bot.modes.daily.rules import DailyGame, new_daily_game
 from bot.modes.play.rules import guess
 from bot.modes.solve.rules import answer, undo
-from bot.store import DailyResult, Store
+from bot.store import Result, Store
 from tests.store.backends import Backend
 from tests.store.helpers import ALICE, BOB, CAROL, CHANNEL, GUILD, SECRET, Clock, solve
 
@@ -50,14 +50,14 @@ async def test_a_players_results_follow_them_everywhere_oldest_first(
     await play_out(store, clock, daily(ALICE, 2), ["1111"] * 10)  # out of guesses
     await play_out(store, clock, daily(ALICE, 4), ["1111"])  # still running: not a result
     await play_out(store, clock, daily(BOB, 1), ["1234"])
-    results = await store.daily_results(ALICE)
+    results = await store.results(GameKind.DAILY, ALICE)
     assert [(r.puzzle, r.won, r.guesses) for r in results] == [
         (1, True, 2),
         (2, False, 10),
         (3, True, 1),
     ]
     assert all(r.user_id == ALICE and r.seconds > 0 for r in results)
-    assert await store.daily_results(CAROL) == []
+    assert await store.results(GameKind.DAILY, CAROL) == []
 
 
 async def test_the_days_leaderboard_solved_first_then_guesses_then_time(
@@ -69,24 +69,24 @@ async def test_the_days_leaderboard_solved_first_then_guesses_then_time(
     lost = await play_out(store, clock, daily(DAVE, 9), ["1111"] * 10, seconds=1)
     await play_out(store, clock, daily(ALICE, 8), ["1234"])  # yesterday
     await play_out(store, clock, daily(DAVE + 1, 9, guild=GUILD + 1), ["1234"])  # elsewhere
-    board = await store.daily_leaderboard(GUILD, 9)
+    board = await store.ranking(GameKind.DAILY, GUILD, 9)
     assert [r.game_id for r in board] == [best.id, quick.id, slow.id, lost.id]
-    assert board[1] == DailyResult(
+    assert board[1] == Result(
         BOB, quick.id or 0, 9, True, 2, board[1].seconds, hard=True, hinted=False
     )
     assert abs(board[1].seconds - 10.0) < 0.01 and abs(board[2].seconds - 120.0) < 0.01
     assert (board[3].won, board[3].guesses) == (False, 10)
-    assert [r.game_id for r in await store.daily_leaderboard(GUILD, 9, limit=2)] == [
+    assert [r.game_id for r in await store.ranking(GameKind.DAILY, GUILD, 9, limit=2)] == [
         best.id,
         quick.id,
     ]
-    assert await store.daily_leaderboard(GUILD, 10) == []
+    assert await store.ranking(GameKind.DAILY, GUILD, 10) == []
 
 
 async def test_an_expired_daily_game_is_a_day_played_not_solved(store: Store, clock: Clock) -> None:
     game = await play_out(store, clock, daily(ALICE, 5), ["1111"])
     await store.apply(expire, game_id=game.id)
-    (result,) = await store.daily_results(ALICE)
+    (result,) = await store.results(GameKind.DAILY, ALICE)
     assert (result.puzzle, result.won, result.guesses) == (5, False, 1)
 
 

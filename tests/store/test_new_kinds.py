@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.engine.errors import BreaksAClue, DailyAlreadyPlayed
+from bot.engine.errors import AlreadyPlayed, BreaksAClue
 from bot.engine.game import GameKind, Reach
 from bot.modes.daily.rules import DailyGame, new_daily_game
 from bot.modes.play.rules import guess, hint
@@ -28,7 +28,7 @@ async def test_daily_games_leave_the_channel_free_and_come_once_per_player_and_d
     bob = await store.start(daily(BOB))
     assert isinstance(alice, DailyGame) and alice.puzzle == 412 and alice.reach is Reach.PRIVATE
     assert (await store.active_game(CHANNEL)) == channel_game  # the channel's game is untouched
-    with pytest.raises(DailyAlreadyPlayed) as repeat:
+    with pytest.raises(AlreadyPlayed) as repeat:
         await store.start(daily(ALICE))
     assert repeat.value.game_id == alice.id
     await store.start(daily(ALICE, puzzle=413))  # tomorrow is another game

@@ -61,7 +61,7 @@ async def test_a_race_round_trips_with_its_clock_and_holds_the_channel(
     with pytest.raises(GameAlreadyActive):
         await store.start(play())
     assert await store.active_game(CHANNEL) == game
-    assert await store.active_races() == [game]
+    assert await store.running(GameKind.RACE) == [game]
     await store.apply(lambda g: join(g, BOB), game_id=game.id, source="i:2")
     with pytest.raises(AlreadyApplied):  # the same click again
         await store.apply(lambda g: join(g, BOB), game_id=game.id, source="i:2")
@@ -97,14 +97,14 @@ async def test_the_race_ends_when_all_have_finished_and_the_first_to_crack_wins(
     await move(ALICE, "1111")
     game = await move(BOB, "1234", after=2)  # BOB in 3
     assert game.status is Status.ACTIVE and game.winner_id == CAROL
-    assert await store.active_races() == [game]
+    assert await store.running(GameKind.RACE) == [game]
     for code in ["2222", "3333", "4444", "5555", "6666", "1112", "1113", "1114"]:
         game = await move(ALICE, code)
     game = await move(ALICE, "1115")  # ALICE's tenth: out of guesses, everyone is done
     assert game.is_over and game.status is Status.WON and game.winner_id == CAROL
     assert game.revealed_secret == SECRET
     assert [(p.player_id, p.place) for p in game.ranking] == [(CAROL, 1), (BOB, 2), (ALICE, None)]
-    assert await store.active_races() == []
+    assert await store.running(GameKind.RACE) == []
     assert backend.query("SELECT status, winner_id FROM games") == [("won", CAROL)]
 
     carol = await store.player_stats(GUILD, CAROL, GameKind.RACE)

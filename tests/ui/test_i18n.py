@@ -21,8 +21,8 @@ from discord import app_commands
 from bot.engine import game as rules
 from bot.engine.codes import CodeError, CodeSpace
 from bot.engine.errors import (
+    AlreadyPlayed,
     BadChoice,
-    DailyAlreadyPlayed,
     GameAlreadyActive,
     GameError,
     ImpossibleAnswer,
@@ -307,7 +307,7 @@ def engine_errors() -> Iterator[tuple[BaseException, str]]:
         "`/mastermind giveup` ends it.",
     )
     yield (
-        DailyAlreadyPlayed(7),
+        AlreadyPlayed(7),
         "You have already played today's code; a new one comes at midnight UTC.",
     )
     for error, english in [
@@ -351,9 +351,9 @@ def engine_errors() -> Iterator[tuple[BaseException, str]]:
         (OwnerReason.THEIR_CODE, "Only <@5> can answer: it is their secret code."),
         (OwnerReason.END, "Only <@5> or a moderator (Manage Messages) can end this game."),
         (OwnerReason.OWNER, "This is <@5>'s game."),
-        (OwnerReason.START, "Only <@5> can start this race."),
     ]:
         yield NotYourGame(5, reason=reason), english
+    yield race_rules.NotTheStarter(5), "Only <@5> can start this race."
     yield errors.Unpicked([1, 3]), "Pick a colour for peg 1, 3 first."
     yield (
         errors.ServerOnly("end", 5),

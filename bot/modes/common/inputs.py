@@ -34,7 +34,8 @@ from bot.ui.i18n import slash
 @guarded
 async def guess_here(interaction: Interaction, code: str) -> None:
     """`/mastermind guess`: the code goes to the channel's game, through its own mode's route
-    (a play game's line is public; a racer's guess is answered privately)."""
+    (each mode answers it its own way: publicly on a shared board, privately where each
+    player plays alone)."""
     bot = interaction.client
     game = await common.active(bot.store, actor(interaction).channel_id)
     route = bot.kind_of(game).guess
@@ -123,8 +124,8 @@ async def simulate(interaction: Interaction, variant: Variant, strategy: str) ->
 
 @guarded
 async def stats(interaction: Interaction, player_id: int) -> None:
-    """A player's records, kind by kind: play, solve and races in this server, the daily code
-    everywhere (one code a day for the whole world, so one streak)."""
+    """A player's records, mode by mode, each as its mode keeps it (in this server, or
+    everywhere where a record follows the player)."""
     bot = interaction.client
     t = i18n.channel(interaction)
     fields = [
@@ -138,8 +139,8 @@ async def stats(interaction: Interaction, player_id: int) -> None:
 
 @guarded
 async def leaderboard(interaction: Interaction, games: str = "play") -> None:
-    """The server's best: in play games, in races, or today's daily code (from the store: the
-    games started in this server, so no member list and no privileged intent is needed)."""
+    """The server's best in the chosen mode (from the store: the games started in this
+    server, so no member list and no privileged intent is needed)."""
     if interaction.guild_id is None:  # a DM or a group DM: no server to rank
         raise ServerOnly("leaderboard")
     bot = interaction.client

@@ -14,13 +14,13 @@ from typing import Any
 
 import discord
 
-from bot.engine.errors import DailyAlreadyPlayed
+from bot.engine.errors import AlreadyPlayed
 from bot.engine.game import Status
 from bot.modes.common.board import badge, marks
 from bot.modes.daily.rules import DailyGame, Streak
 from bot.modes.play import board as play_board
 from bot.modes.review import board as review
-from bot.store import DailyResult, PlayerStats
+from bot.store import PlayerStats, Result
 from bot.ui import components, embeds, text, words
 from bot.ui.boards import Drawn, Field
 from bot.ui.embeds import ACTIVE
@@ -256,7 +256,7 @@ def _daily_record(streak: Streak, record: PlayerStats | None, t: Messages) -> st
 
 
 def daily_leaderboard(
-    puzzle: int, rows: Sequence[DailyResult], *, t: Messages, limit: int = 10
+    puzzle: int, rows: Sequence[Result], *, t: Messages, limit: int = 10
 ) -> discord.Embed:
     """Today's daily results in a server: solved first, fewer guesses, then less time. Pegs
     and counts only, so it spoils nothing."""
@@ -289,8 +289,8 @@ def record_field(streak: Streak, record: PlayerStats | None, *, t: Messages) -> 
 
 
 ERRORS: ErrorWords = {
-    DailyAlreadyPlayed: lambda _, t: t.gettext(
+    AlreadyPlayed: lambda _, t: t.gettext(
         "You have already played today's code; a new one comes at midnight UTC."
     ),
 }
-"""The daily mode's refusals in words (the store raises `DailyAlreadyPlayed`)."""
+"""The daily mode's refusals in words (the store raises `AlreadyPlayed`)."""

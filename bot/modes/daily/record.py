@@ -14,6 +14,8 @@ from bot.store.codec import Record
 class DailyRecord:
     """The daily mode's columns (`bot.store.codec.KindCodec`)."""
 
+    plays_alone = False
+
     def columns(self, game: Game) -> Record:
         assert isinstance(game, DailyGame)
         return {**PlayRecord().columns(game), "puzzle": game.puzzle}

@@ -13,6 +13,8 @@ from bot.store.codec import Record, secret_column, secret_of
 class PlayRecord:
     """The play mode's columns (`bot.store.codec.KindCodec`)."""
 
+    plays_alone = False
+
     def columns(self, game: Game) -> Record:
         assert isinstance(game, PlayGame)
         return {

@@ -16,7 +16,7 @@ from bot.engine import game as core
 from bot.engine.actor import Actor
 from bot.engine.codes import Code
 from bot.engine.errors import GameError, GameOver
-from bot.engine.game import MoveKind, Variant
+from bot.engine.game import GameKind, MoveKind, Variant
 from bot.modes.common.actions import game_here, here, refuse_if_taken, running_here
 from bot.modes.race import rules
 from bot.modes.race.rules import NotARace, NotInRace, RaceGame, RaceStarted
@@ -148,4 +148,4 @@ async def tick(store: Store, game_id: int, now: float) -> tuple[RaceGame, MoveKi
 
 async def running(store: Store) -> list[RaceGame]:
     """Every race the clock still has to start or end."""
-    return [game for game in await store.active_races() if isinstance(game, RaceGame)]
+    return [game for game in await store.running(GameKind.RACE) if isinstance(game, RaceGame)]

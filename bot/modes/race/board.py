@@ -23,6 +23,7 @@ from bot.modes.race.rules import (
     AlreadyJoined,
     NotARace,
     NotInRace,
+    NotTheStarter,
     Placing,
     RaceFinished,
     RaceFull,
@@ -38,6 +39,7 @@ from bot.ui.boards import Drawn, Field
 from bot.ui.errors import ErrorWords
 from bot.ui.i18n import Messages
 from bot.ui.ids import ID, Route
+from bot.ui.text import mention
 
 RACE_JOIN = Route("rjoin", (("game", ID),))
 RACE_START = Route("rstart", (("game", ID),))
@@ -409,6 +411,9 @@ def leaderboard(rows: Sequence[PlayerStats], *, t: Messages) -> discord.Embed:
 
 
 ERRORS: ErrorWords = {
+    NotTheStarter: lambda error, t: t.gettext(
+        "Only {owner} can start this race.", owner=mention(error.owner_id)
+    ),
     NotInRace: lambda _, t: t.gettext(
         "You are not in this race; join the next one while its lobby is open."
     ),

@@ -13,6 +13,8 @@ from bot.store.codec import Record, secret_column, secret_of, whole
 class RaceRecord:
     """The race mode's columns (`bot.store.codec.KindCodec`)."""
 
+    plays_alone = True
+
     def columns(self, game: Game) -> Record:
         assert isinstance(game, RaceGame)
         return {

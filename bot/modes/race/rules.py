@@ -60,6 +60,13 @@ class RaceStarted(GameError, code="race-started"):
     """A join or a start once guessing has opened: everyone starts together."""
 
 
+class NotTheStarter(NotYourGame, code="not-the-starter"):
+    """Only the race's starter may start it before its lobby closes."""
+
+    def __init__(self, owner_id: int) -> None:
+        super().__init__(owner_id, reason=OwnerReason.START)
+
+
 class RaceFinished(GameError, code="race-finished"):
     """The player cracked the secret or ran out of guesses; the others race on."""
 
@@ -291,7 +298,7 @@ def start_race(game: BaseGame, player_id: int | None) -> tuple[RaceGame, LobbyOu
     if game.started:
         raise RaceStarted()
     if player_id is not None and player_id != game.starter_id:
-        raise NotYourGame(game.starter_id, reason=OwnerReason.START)
+        raise NotTheStarter(game.starter_id)
     move = Move(MoveKind.START, player_id)
     new = append(game, move)
     return new, LobbyOutcome(move, new.players)

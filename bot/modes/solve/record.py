@@ -14,6 +14,8 @@ from bot.store.codec import Record
 class SolveRecord:
     """The solve mode's columns (`bot.store.codec.KindCodec`)."""
 
+    plays_alone = False
+
     def columns(self, game: Game) -> Record:
         assert isinstance(game, SolveGame)
         return {"solo": True, "strategy": game.strategy}
