@@ -25,8 +25,10 @@ from bot.interactions.context import Host, Interaction
 from bot.interactions.items import Input
 from bot.interactions.options import shared_options
 from bot.interactions.replies import actor, guarded
+from bot.interactions.spec import ModeSpec
 from bot.modes.daily import actions as daily
 from bot.modes.daily import board as drawn
+from bot.modes.daily.record import DailyRecord
 from bot.modes.daily.rules import DailyGame
 from bot.ui import i18n
 from bot.ui.boards import Field
@@ -200,3 +202,17 @@ async def leaderboard(bot: Host, guild_id: int, t: Messages) -> discord.Embed:
     """`/mastermind leaderboard games:daily`: today's results in this server."""
     today, results = await daily.leaderboard(bot.store, guild_id, bot.clock())
     return drawn.daily_leaderboard(today.puzzle, results, t=t)
+
+
+MODE = ModeSpec(
+    GameKind.DAILY,
+    DailyRecord(),
+    DailyInputs,
+    drawn.draw,
+    drawn.confirm,
+    drawn.ended,
+    record=record,
+    leaderboard=leaderboard,
+    errors=drawn.ERRORS,
+)
+"""The daily mode, as the registry lists it."""

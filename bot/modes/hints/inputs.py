@@ -12,6 +12,7 @@ from bot.interactions.cogs import ModeInputs
 from bot.interactions.context import Interaction
 from bot.interactions.items import Input
 from bot.interactions.replies import actor, guarded
+from bot.interactions.spec import Feature
 from bot.modes.hints import actions as hints
 from bot.modes.hints import board
 from bot.ui import i18n
@@ -48,3 +49,7 @@ class HintInputs(ModeInputs):
     """The Hint button, for every mode where players guess the bot's code."""
 
     items = DYNAMIC_ITEMS
+
+
+FEATURE = Feature(HintInputs)
+"""Hints, as the registry lists them."""

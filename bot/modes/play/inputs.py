@@ -22,8 +22,10 @@ from bot.interactions.context import Host, Interaction
 from bot.interactions.items import Input
 from bot.interactions.options import Colours, Guesses, Pegs, shared_options, variant
 from bot.interactions.replies import actor, guarded
+from bot.interactions.spec import ModeSpec
 from bot.modes.play import actions as play
 from bot.modes.play import board
+from bot.modes.play.record import PlayRecord
 from bot.ui import components, i18n, ids, text
 from bot.ui.boards import Field
 from bot.ui.errors import Unpicked
@@ -229,3 +231,18 @@ class PlayInputs(ModeInputs):
         hard: bool = False,
     ) -> None:
         await start(interaction, variant(pegs, colours, duplicates, guesses), solo, hard)
+
+
+MODE = ModeSpec(
+    GameKind.PLAY,
+    PlayRecord(),
+    PlayInputs,
+    board.draw,
+    board.confirm,
+    board.ended,
+    guess=guess_typed,
+    record=record,
+    leaderboard=leaderboard,
+    errors=board.ERRORS,
+)
+"""The play mode, as the registry lists it."""

@@ -31,9 +31,11 @@ from bot.interactions.items import Input
 from bot.interactions.options import Colours, Guesses, Pegs, shared_options, variant
 from bot.interactions.reach import reach_of
 from bot.interactions.replies import actor, guarded
+from bot.interactions.spec import ModeSpec
 from bot.modes.race import actions as race
 from bot.modes.race import board as drawn
 from bot.modes.race.actions import JOIN_SECONDS, RACE_MINUTES
+from bot.modes.race.record import RaceRecord
 from bot.modes.race.rules import RaceGame, RaceNotStarted, clock_move
 from bot.store import Applied, Board
 from bot.ui import i18n
@@ -418,3 +420,18 @@ class RaceInputs(ModeInputs):
     ) -> None:
         rules = variant(pegs, colours, duplicates, guesses)
         await start(interaction, rules, hard, join_seconds, minutes)
+
+
+MODE = ModeSpec(
+    GameKind.RACE,
+    RaceRecord(),
+    RaceInputs,
+    drawn.draw,
+    drawn.confirm,
+    drawn.ended,
+    guess=guess_command,
+    record=record,
+    leaderboard=leaderboard,
+    errors=drawn.ERRORS,
+)
+"""The race mode, as the registry lists it."""

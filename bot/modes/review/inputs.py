@@ -12,6 +12,7 @@ from bot.interactions.cogs import ModeInputs
 from bot.interactions.context import Interaction
 from bot.interactions.items import Input
 from bot.interactions.replies import actor, guarded
+from bot.interactions.spec import Feature
 from bot.modes.review import actions as review
 from bot.modes.review import board
 from bot.modes.review.board import review_embed
@@ -51,3 +52,7 @@ class ReviewInputs(ModeInputs):
     """The Review button, for every finished game where players guessed."""
 
     items = DYNAMIC_ITEMS
+
+
+FEATURE = Feature(ReviewInputs, board.ERRORS)
+"""The review, as the registry lists it."""

@@ -7,7 +7,7 @@ from __future__ import annotations
 from discord import app_commands
 
 from bot.engine.errors import BadChoice
-from bot.engine.game import Variant, require
+from bot.engine.game import GameKind, Variant, require
 from bot.engine.strategies import DEFAULT_STRATEGY
 from bot.interactions import boards, replies
 from bot.interactions.cogs import ModeInputs
@@ -15,9 +15,11 @@ from bot.interactions.context import Host, Interaction
 from bot.interactions.items import Input
 from bot.interactions.options import STRATEGY_CHOICES, Colours, Pegs, shared_options, variant
 from bot.interactions.replies import actor, guarded
+from bot.interactions.spec import ModeSpec
 from bot.modes.common import actions as common
 from bot.modes.solve import actions as solve
 from bot.modes.solve import board
+from bot.modes.solve.record import SolveRecord
 from bot.modes.solve.rules import SolveGame
 from bot.ui import i18n
 from bot.ui.boards import Field
@@ -196,3 +198,17 @@ class SolveInputs(ModeInputs):
         strategy: str = DEFAULT_STRATEGY,
     ) -> None:
         await start(interaction, variant(pegs, colours, duplicates), strategy)
+
+
+MODE = ModeSpec(
+    GameKind.SOLVE,
+    SolveRecord(),
+    SolveInputs,
+    board.draw,
+    board.confirm,
+    board.ended,
+    solve.remaining,
+    record=record,
+    errors=board.ERRORS,
+)
+"""The solve mode, as the registry lists it."""
