@@ -4,9 +4,9 @@ they are approximate."""
 import numpy as np
 import pytest
 
-from bot.engine import budget
+from bot.engine import book, budget
 from bot.engine.codes import CodeSpace
-from bot.engine.scoring import score
+from bot.engine.scoring import encode, score
 from bot.engine.search import SearchLimits, colour_mask, symmetries
 from bot.engine.solver import Solver, context_for
 from bot.engine.strategies import MINIMAX, MOST_PARTS, get_strategy
@@ -85,3 +85,24 @@ def test_a_large_move_over_the_estimate_is_approximate_and_replays() -> None:
     assert space.index_of(move.guess) in candidates
     again = Solver(space, "knuth", seed=5, limits=SearchLimits(time_budget=0.5))
     assert again.next_move(history) == move
+
+
+def test_a_review_says_when_knuths_guess_is_approximate() -> None:
+    """The review's "Knuth would have": from the book after the opening (exact), then over the
+    budget on a third guess with thousands of codes left (approximate, within the deadline)."""
+    import time
+
+    from bot.engine.review import review_guess, reviewer
+
+    space = CodeSpace(7, 7)
+    history = history_of(space, ["1122334", "2556462", "3456712"], "7654321")
+    solver = reviewer(space, seed=1)
+    second, _ = review_guess(solver, history, 2, deadline=time.perf_counter() + 2.0)
+    assert second.knuth_exact and second.knuth_guess is not None
+    opening, (black, white) = space.index_of(history[0][0]), history[0][1]
+    from_book = book.second_guess(space, MINIMAX, opening, encode(7, black, white))
+    assert from_book is not None and second.knuth_guess == space.code_at(from_book)
+    started = time.perf_counter()
+    third, _ = review_guess(solver, history, 3, deadline=started + 0.3)
+    assert not third.knuth_exact and third.knuth_guess is not None
+    assert time.perf_counter() - started < 2.0
