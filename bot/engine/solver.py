@@ -57,9 +57,10 @@ class Move:
 
 
 CONTEXT_CACHE_BYTES = 64 << 20
-"""Scoring tables kept per worker process. One 6 pegs x 10 colours context holds about 50 MB, a
-7 x 7 one 23 MB, a 4 x 6 one 4 MB: the bound keeps about one huge variant and many small ones
-alive (a worker also holds about 100 MB of numba and its compiled code)."""
+"""Scoring tables kept per worker process. One 6 pegs x 10 colours context holds 55 MiB (its
+25 MB hits table and the entropy terms of a million codes included), a 7 x 7 one 27 MiB, a 4 x 6
+one 2 MiB: the bound keeps about one huge variant and many small ones alive (a worker also holds
+about 100 MB of numba and its compiled code)."""
 
 
 class ContextCache:
