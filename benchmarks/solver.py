@@ -2,6 +2,7 @@
 
     python benchmarks/solver.py [--quick] [--check] [--jobs N] [--baseline-secrets N]
                                 [--baseline-full] [--games-5x8 N] [--seed S]
+                                [--large [7x6 6x8 8x5 7x7 ...]]
 
 This prints figures; it is not a timed test (timings on a shared 2-core machine are noisy, so
 nothing in the test suite asserts them). The baseline is `benchmarks/baseline_knuth.py`, the
@@ -9,6 +10,12 @@ plain list-and-loop Knuth solver of the seed documents, timed in the same run so
 not depend on the machine. Sweeps run in this process on one core, then on `--jobs` threads;
 memory and the compile cache are measured in fresh subprocesses, because a peak RSS is a
 high-water mark that an earlier measurement in the same process would hide (see `maxrss_mb`).
+
+Every run also plays seeded games of each variant above 100,000 codes (#21: each move within
+the 2 s budget, and how many moves the approximate search had to play) and measures a 7x7
+game's peak memory; `--large` adds five exact 7x7 games and the published exact sweeps of the
+named variants, beside the CUDA solver's times (`MASTERMIND_SLOW_TESTS=1 pytest -m slow
+tests/engine` asserts the same figures).
 
 Exit status: 0, or 1 with `--check` when a target fails.
 """
@@ -33,8 +40,10 @@ from pathlib import Path
 
 import numpy as np
 
+from bot.engine import book
 from bot.engine.codes import Code, CodeSpace
 from bot.engine.scoring import score
+from bot.engine.search import SearchLimits
 from bot.engine.simulate import Simulation, cpu_count, simulate
 from bot.engine.solver import Contradiction, History, Solver, solve_secret
 from bot.engine.strategies import STRATEGIES
@@ -52,7 +61,6 @@ MOVE_4X6_P99_SECONDS = 0.002
 MOVE_5X8_P99_SECONDS = 0.5
 MOVE_EXACT_P99_SECONDS = 0.5
 GAME_5X8_PEAK_MB = 300.0
-APPROX_BUDGET_SECONDS = 2.0  # SearchLimits' default budget; a figure to watch, not an issue target
 
 
 @dataclass(frozen=True)
@@ -73,6 +81,31 @@ SWEEPS = [
     SweepTarget((4, 8, True), "1234", 21230, 0.080, 9, 5),
     SweepTarget((5, 8, True), "11223", 183775, 3.0, 3, 0),
     SweepTarget((6, 6, True), "111234", 248146, 12.0, 1, 0),
+]
+
+LARGE_MOVE_P99_SECONDS = 2.0  # #21: every move of the large variants, one core
+GAMES_7X7_SECONDS = 60.0  # #21: five exact 7x7 Knuth games, one after another
+MOVE_7X7_PEAK_MB = 300.0  # #21: the worker's ceiling
+
+
+@dataclass(frozen=True)
+class PublishedSweep:
+    """#21: a published exact Knuth sweep (mikemag/Mastermind's CUDA solver on an RTX 4090,
+    fixed opening): its figures, the GPU's time, and this machine's target on every core."""
+
+    variant: tuple[int, int, bool]
+    first: str
+    average: float
+    worst: int
+    gpu_seconds: float
+    seconds: float | None  # None: no target, the time is reported
+
+
+LARGE_SWEEPS = [
+    PublishedSweep((7, 6, True), "1122334", 5.8044, 8, 0.438, 120.0),
+    PublishedSweep((6, 8, True), "112234", 6.0867, 8, 0.407, None),
+    PublishedSweep((8, 5, True), "11122334", 5.8407, 8, 0.993, None),
+    PublishedSweep((7, 7, True), "1122334", 6.2222, 8, 2.786, None),
 ]
 
 EXACT_MOVES = [(5, 9), (5, 10), (7, 5), (8, 4)]
@@ -554,16 +587,21 @@ def child_memory_5x8(games: int, seed: int) -> dict:
 
 
 def child_approximate(
-    pegs: int, colours: int, games: int, moves: int, cap: float, seed: int
+    pegs: int, colours: int, games: int, moves: int, cap: float, seed: int, exact: bool = False
 ) -> dict:
-    """The first `moves` moves of a few seeded games in a space searched approximately."""
+    """The first `moves` moves of a few seeded knuth games of a large space (default limits;
+    `exact`: every move searched exactly, however long)."""
+    from bot.engine import jobs
+
+    jobs.warm_up()  # as a worker does before its first job
     space = CodeSpace(pegs, colours)
     rng = np.random.default_rng(seed)
     started = time.perf_counter()
     records = []
+    limits = SearchLimits(exact_seconds=None) if exact else None
     for game in range(games):
         secret = space.code_at(int(rng.integers(space.size)))
-        solver = Solver(space, "knuth", seed=game)
+        solver = Solver(space, "knuth", seed=game, limits=limits)
         history: list = []
         for number in range(1, moves + 1):
             if records and time.perf_counter() - started > cap:
@@ -572,7 +610,13 @@ def child_approximate(
             move = solver.next_move(history)
             elapsed = time.perf_counter() - move_started
             records.append(
-                {"game": game, "move": number, "seconds": elapsed, "left": move.remaining}
+                {
+                    "game": game,
+                    "move": number,
+                    "seconds": elapsed,
+                    "left": move.remaining,
+                    "exact": move.exact,
+                }
             )
             answer = score(move.guess, secret)
             history.append((move.guess, answer))
@@ -666,40 +710,132 @@ WARM_UP = (
 )
 
 
-def approximate_section(
-    variants: list[tuple[int, int]], games: int, moves: int, cap: float, seed: int
-) -> list[Figure]:
+def large_sweeps_section(jobs: int, variants: list[str]) -> list[Figure]:
     heading(
-        f"approximate search (> 50,000 codes), default {APPROX_BUDGET_SECONDS:.0f} s budget, "
-        f"first {moves} moves of up to {games} games (stop after ~{cap:.0f} s), subprocess each"
+        f"#21 published exact Knuth sweeps of the large variants, every secret, {jobs} threads "
+        "(GPU: mikemag/Mastermind's CUDA solver, RTX 4090)"
     )
     figures = []
-    for pegs, colours in variants:
-        child = run_child(
-            "approx", "--pegs", str(pegs), "--colours", str(colours), "--games", str(games),
-            "--moves", str(moves), "--cap", str(cap), "--seed", str(seed),
-        )  # fmt: skip
-        records = child["moves"]
-        searched = [r for r in records if r["move"] > 1] or records
-        worst = max(searched, key=lambda r: r["seconds"])
-        detail = ", ".join(
-            f"g{r['game']}#{r['move']} {fmt_seconds(r['seconds'])} ({r['left']} left)"
-            for r in records
-        )
+    for target in LARGE_SWEEPS:
+        name = "{}x{}".format(*target.variant)
+        if name not in variants:
+            continue
+        space = space_of(target.variant)
+        load = os.getloadavg()[0]
+        result = simulate(space, "knuth", space.parse(target.first), jobs=jobs)
+        ratio = result.seconds / target.gpu_seconds
         print(
-            f"{pegs}x{colours} ({child['size']:,} codes): {detail}; "
-            f"peak RSS {child['peak_mb']:.0f} MB"
+            f"{name} opening {target.first}, {space.size:,} codes: average "
+            f"{result.average:.4f} (published {target.average}), worst {result.worst} "
+            f"(published {target.worst}), total {result.total:,}; {result.seconds:.1f} s "
+            f"(GPU {target.gpu_seconds} s, {ratio:,.0f}x), load {load:.1f} at start"
+        )
+        same = (round(result.average, 4), result.worst) == (target.average, target.worst)
+        figures.append(
+            Figure(
+                f"{name} knuth sweep = published", f"{result.average:.4f} / {result.worst}",
+                f"= {target.average} / {target.worst}", verdict(same),
+            )
+        )  # fmt: skip
+        if target.seconds is not None:
+            figures.append(
+                Figure(
+                    f"{name} knuth sweep ({jobs} threads)",
+                    f"{result.seconds:.1f} s (GPU {target.gpu_seconds} s)",
+                    f"<= {target.seconds:.0f} s",
+                    verdict(result.seconds <= target.seconds),
+                )
+            )
+    return figures
+
+
+def large_moves_section(games: int, seed: int) -> list[Figure]:
+    heading(
+        "#21 every move of seeded knuth games of each variant above 100,000 codes, one core, "
+        "default limits (book, then exact where it fits the budget, else approximate)"
+    )
+    figures = []
+    for space in book.variants():
+        rng = np.random.default_rng(seed)
+        play_timed(Solver(space, "knuth"), space.code_at(int(rng.integers(space.size))))
+        records, approximate = [], 0
+        for game in range(games):
+            solver = Solver(space, "knuth", seed=game)
+            secret = space.code_at(int(rng.integers(space.size)))
+            history: History = []
+            while not history or history[-1][1][0] < space.pegs:
+                started = time.perf_counter()
+                move = solver.next_move(history)
+                records.append((time.perf_counter() - started, len(history) + 1, move))
+                approximate += not move.exact
+                history = [*history, (move.guess, score(move.guess, secret))]
+        times = [seconds for seconds, _, _ in records]
+        p99 = percentile(times, 99)
+        slowest, number, move = max(records, key=lambda r: r[0])
+        name = book.variant_name(space)
+        print(
+            f"{name} ({space.size:,} codes), {games} games, {len(times)} moves: p50 "
+            f"{fmt_seconds(percentile(times, 50))}, p99 {fmt_seconds(p99)}, max "
+            f"{fmt_seconds(slowest)} (move {number}, {move.remaining} left, "
+            f"{'exact' if move.exact else 'approximate'}); {approximate} approximate"
         )
         figures.append(
             Figure(
-                f"{pegs}x{colours} approximate move (max)",
-                f"{fmt_seconds(worst['seconds'])} (move {worst['move']}, n={len(records)}, "
-                f"peak {child['peak_mb']:.0f} MB)",
-                f"~{APPROX_BUDGET_SECONDS:.0f} s budget (info)",
-                "info" if worst["seconds"] <= APPROX_BUDGET_SECONDS * 1.25 else "WARN",
+                f"{name} move (p99; approximate moves)",
+                f"{fmt_seconds(p99)}; {approximate}/{len(times)}",
+                f"<= {fmt_seconds(LARGE_MOVE_P99_SECONDS)}",
+                verdict(p99 <= LARGE_MOVE_P99_SECONDS),
             )
         )
     return figures
+
+
+def games_7x7_section(seed: int) -> list[Figure]:
+    heading("#21 five 7x7 knuth games, every move exact (no budget), one core")
+    space = CodeSpace(7, 7)
+    rng = np.random.default_rng(seed)
+    play_timed(Solver(space, "knuth"), space.code_at(0))  # tables and the book, once
+    exact = SearchLimits(exact_seconds=None)
+    started = time.perf_counter()
+    moves = []
+    for game in range(5):
+        solver = Solver(space, "knuth", seed=game, limits=exact)
+        moves.append(len(play_timed(solver, space.code_at(int(rng.integers(space.size))))))
+    seconds = time.perf_counter() - started
+    print(f"guesses per game {moves}: {seconds:.1f} s in all")
+    return [
+        Figure(
+            "five exact 7x7 knuth games",
+            f"{seconds:.1f} s",
+            f"<= {GAMES_7X7_SECONDS:.0f} s",
+            verdict(seconds <= GAMES_7X7_SECONDS),
+        )
+    ]
+
+
+def large_memory_section(games: int, moves: int, seed: int) -> list[Figure]:
+    heading(
+        f"#21 7x7 peak memory: the first {moves} moves of {games} knuth game(s), every move "
+        "exact (no budget), fresh process warmed up as a worker"
+    )
+    child = run_child(
+        "approx", "--pegs", "7", "--colours", "7", "--games", str(games), "--moves", str(moves),
+        "--cap", "600", "--seed", str(seed), "--exact",
+    )  # fmt: skip
+    detail = ", ".join(
+        f"#{r['move']} {fmt_seconds(r['seconds'])} ({r['left']} left"
+        f"{'' if r['exact'] else ', approximate'})"
+        for r in child["moves"]
+    )
+    print(f"7x7 ({child['size']:,} codes): {detail}; peak RSS {child['peak_mb']:.0f} MB")
+    return [
+        Figure(
+            "7x7 game peak RSS",
+            f"{child['peak_mb']:.0f} MB ({len(child['moves'])} moves)",
+            f"<= {MOVE_7X7_PEAK_MB:.0f} MB",
+            verdict(child["peak_mb"] <= MOVE_7X7_PEAK_MB),
+        )
+    ]
 
 
 # --- main ------------------------------------------------------------------------------------
@@ -728,12 +864,20 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
         "--games-5x8", type=int, help="5x8 games to time move by move (40; quick 10)"
     )
     parser.add_argument("--seed", type=int, default=0, help="seed for every random sample")
+    parser.add_argument(
+        "--large",
+        nargs="*",
+        metavar="PxC",
+        help="#21: five exact 7x7 games and the published sweeps of these variants (7x6 6x8 "
+        "8x5 7x7; minutes to an hour each on 2 cores)",
+    )
     parser.add_argument("--child", choices=["memory", "approx"], help=argparse.SUPPRESS)
     parser.add_argument("--pegs", type=int, default=6, help=argparse.SUPPRESS)
     parser.add_argument("--colours", type=int, default=10, help=argparse.SUPPRESS)
     parser.add_argument("--games", type=int, default=2, help=argparse.SUPPRESS)
     parser.add_argument("--moves", type=int, default=3, help=argparse.SUPPRESS)
     parser.add_argument("--cap", type=float, default=60.0, help=argparse.SUPPRESS)
+    parser.add_argument("--exact", action="store_true", help=argparse.SUPPRESS)
     return parser.parse_args(argv)
 
 
@@ -744,7 +888,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             result = child_memory_5x8(args.games_5x8 or 3, args.seed)
         else:
             result = child_approximate(
-                args.pegs, args.colours, args.games, args.moves, args.cap, args.seed
+                args.pegs, args.colours, args.games, args.moves, args.cap, args.seed, args.exact
             )
         print(json.dumps(result))
         return 0
@@ -778,10 +922,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     figures += memory_section(3, args.seed)
     if not quick:
         figures += compile_section()
-    variants = [(7, 7)] if quick else [(7, 7), (6, 10)]
-    figures += approximate_section(
-        variants, 1 if quick else 2, 2 if quick else 3, 10 if quick else 60, args.seed
-    )
+    figures += large_memory_section(1, 3 if quick else 5, args.seed)
+    figures += large_moves_section(1 if quick else 3, args.seed)
+    if args.large:
+        figures += games_7x7_section(args.seed)
+        figures += large_sweeps_section(jobs, args.large)
     summary(figures)
     failed = [f.name for f in figures if f.failed]
     print(

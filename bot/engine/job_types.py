@@ -32,10 +32,13 @@ class VariantSpec:
 
 @dataclass(frozen=True)
 class NextGuess:
-    """The solver's next guess, and how many codes were still possible before it."""
+    """The solver's next guess, and how many codes were still possible before it. `exact`
+    False: the strategy's exact search would have overrun the move budget, so an approximate
+    search chose it (the board says so; see `bot.engine.budget`)."""
 
     guess: tuple[int, ...]
     remaining: int
+    exact: bool = True
 
 
 @dataclass(frozen=True)
@@ -132,7 +135,8 @@ class ReviewedGuess:
     `could_be_secret` says whether it was one of the `before` codes. `leaves` is what it could
     have left; `knuth_guess` is what Knuth's algorithm plays from the same position (None when
     the guess was the only code left, so nothing better existed) and `knuth_leaves` what that
-    could have left.
+    could have left; `knuth_exact` False when that guess came from the approximate search (the
+    exact one would have overrun the move budget), so "Knuth would have" is only an estimate.
     """
 
     number: int  # 1-based
@@ -144,6 +148,7 @@ class ReviewedGuess:
     leaves: Leave
     knuth_guess: tuple[int, ...] | None
     knuth_leaves: Leave | None
+    knuth_exact: bool = True
 
     @property
     def as_good_as_knuth(self) -> bool:

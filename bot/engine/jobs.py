@@ -12,7 +12,7 @@ import os
 import time
 from collections.abc import Sequence
 
-from bot.engine import hints, review
+from bot.engine import book, hints, review
 from bot.engine.codes import CodeSpace
 from bot.engine.job_types import (
     Hint,
@@ -24,12 +24,21 @@ from bot.engine.job_types import (
     VariantSpec,
     WorkerMemory,
 )
-from bot.engine.search import EXACT_LIMIT, SearchLimits, check_size
+from bot.engine.search import SearchLimits, check_size
 from bot.engine.simulate import TreeWalker, cpu_count, simulate
 from bot.engine.solver import Contradiction, Solver, context_for, contexts
 
 PlainHistory = Sequence[tuple[Sequence[int], int, int]]
 """(guess colours, black, white) per answered guess."""
+
+KNUTH_FIGURE_LIMIT = 100_000
+"""Up to this many codes a finished game is told how many guesses Knuth's algorithm needs.
+Larger variants are searched exactly too (#21), but walking a whole game of one costs seconds
+of a worker; whether a board should wait for that is the bot's call, not the engine's."""
+
+SAMPLED_LIMIT = 100_000
+"""Up to this many codes /mastermind simulate plays `sampled_games` random secrets; above it,
+`approximate_games` (fewer: each game costs more, every move still exact)."""
 
 FULL_SWEEP_LIMIT = 8192
 """Up to this many codes, /mastermind simulate plays every secret (well under a second, on
@@ -50,6 +59,7 @@ def warm_up() -> int:
     _knuth_walker(CLASSIC).play(0)
     simulate(CodeSpace(2, 3), "knuth")  # the compiled sweep
     _solver(CLASSIC, "knuth").context.warm_approximate()
+    book.load()  # the opening book's 1,170 positions, parsed once (0.1 s)
     return os.getpid()
 
 
@@ -85,13 +95,13 @@ def next_move(
         move = solver.next_move(_plain(history))
     except Contradiction as error:
         return NoCodeLeft(index=error.index, message=str(error))
-    return NextGuess(guess=tuple(move.guess), remaining=move.remaining)
+    return NextGuess(guess=tuple(move.guess), remaining=move.remaining, exact=move.exact)
 
 
 def knuth_guesses(variant: VariantSpec, secret: Sequence[int]) -> int | None:
     """How many guesses Knuth's algorithm needs for `secret`; None where it can't run exactly
     (checked before any table of the variant is built)."""
-    if variant.size > EXACT_LIMIT:
+    if variant.size > KNUTH_FIGURE_LIMIT:
         return None
     walker = _knuth_walker(variant)
     return walker.play(walker.space.index_of(tuple(secret)))
@@ -142,7 +152,7 @@ def simulation(
     check_size(space)
     if space.size <= FULL_SWEEP_LIMIT:
         games = None
-    elif space.size <= EXACT_LIMIT:
+    elif space.size <= SAMPLED_LIMIT:
         games = budget.sampled_games
     else:
         games = budget.approximate_games

@@ -77,9 +77,10 @@ def step(function: F) -> F:
     return cast(F, numba.njit(cache=True, nogil=True, inline="always")(function))
 
 
-@jit
+@step
 def answer(tables: Tables, guess: int, target: int) -> int:
-    """The answer number of one guess against one code."""
+    """The answer number of one guess against one code (inlined: a call passes the six
+    tables, which costs more than the answer)."""
     codes, counts, ms, hits = tables[0], tables[1], tables[3], tables[4]
     pegs = codes.shape[1]
     if hits.shape[0] > 1:
@@ -96,9 +97,24 @@ def answer(tables: Tables, guess: int, target: int) -> int:
 
 @jit
 def feedback(tables: Tables, guess: int, targets: np.ndarray, out: np.ndarray) -> None:
-    """out[j] = the answer number of `guess` against code `targets[j]`."""
+    """out[j] = the answer number of `guess` against code `targets[j]`: `answer` with the
+    guess's row of the hits table and its pegs taken once, not once per target (a call per
+    target cost 70 ns of a 7 x 7 filter's 80 ns)."""
+    codes, ms, hits = tables[0], tables[3], tables[4]
+    if hits.shape[0] <= 1:  # no hits table (see `Scorer.tables`)
+        for j in range(targets.size):
+            out[j] = answer(tables, guess, targets[j])
+        return
+    pegs = codes.shape[1]
+    row = hits[ms[guess]]
+    mine = codes[guess]
     for j in range(targets.size):
-        out[j] = answer(tables, guess, targets[j])
+        t = targets[j]
+        value = row[ms[t]]
+        for p in range(pegs):
+            if codes[t, p] == mine[p]:
+                value += pegs
+        out[j] = value
 
 
 @jit

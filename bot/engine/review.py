@@ -88,8 +88,9 @@ def review_guess(
     index = space.index_of(guess)
     knuth: Code | None = None
     knuth_leaves: Leave | None = None
+    knuth_exact = True
     if len(before) > 1 or int(before[0]) != index:
-        knuth = _knuth_guess(solver, earlier, deadline)
+        knuth, knuth_exact = _knuth_guess(solver, earlier, deadline)
         knuth_leaves = leaves(solver, knuth, before)
     row = ReviewedGuess(
         number=number,
@@ -101,6 +102,7 @@ def review_guess(
         leaves=leaves(solver, guess, before),
         knuth_guess=knuth,
         knuth_leaves=knuth_leaves,
+        knuth_exact=knuth_exact,
     )
     return row, after
 
@@ -150,10 +152,13 @@ def _answers(solver: Solver, guess: Code, candidates: np.ndarray) -> np.ndarray:
     return solver.context.scorer.against(solver.space.index_of(guess), candidates)
 
 
-def _knuth_guess(solver: Solver, earlier: Sequence[Clue], deadline: float | None) -> Code:
-    """Knuth's guess after `earlier`; an approximate search keeps to what is left of the
-    deadline."""
-    if deadline is not None and not solver.context.exact:
+def _knuth_guess(
+    solver: Solver, earlier: Sequence[Clue], deadline: float | None
+) -> tuple[Code, bool]:
+    """Knuth's guess after `earlier`, and whether it is exact; an approximate search (where
+    the exact one would overrun the move budget) keeps to what is left of the deadline."""
+    if deadline is not None:
         left = max(MIN_SEARCH_SECONDS, deadline - time.perf_counter())
         solver = Solver(solver.space, "knuth", seed=solver.seed, limits=SearchLimits(left))
-    return tuple(solver.next_move(earlier).guess)
+    move = solver.next_move(earlier)
+    return tuple(move.guess), move.exact

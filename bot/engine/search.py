@@ -20,7 +20,8 @@ Three ideas keep it exact and fast (the loops themselves are compiled, see `kern
   reaches the lowest score any guess could reach (for minimax: the candidates spread evenly over
   every non-winning answer), no later guess can beat it.
 
-Code spaces above `EXACT_LIMIT` codes are searched approximately (see `SearchLimits`).
+Every space the solver accepts is searched exactly; the approximate search (`SearchLimits`)
+is kept for a move whose exact search would overrun the move budget (see `budget`).
 """
 
 from __future__ import annotations
@@ -35,6 +36,7 @@ from typing import Any
 
 import numpy as np
 
+from bot.engine import budget
 from bot.engine.codes import CodeSpace
 from bot.engine.scoring import (
     MULTISET_TABLE_LIMIT,
@@ -45,11 +47,12 @@ from bot.engine.scoring import (
 )
 from bot.engine.strategies import ENTROPY_SCALE, Strategy
 
-EXACT_LIMIT = 100_000
-"""Code spaces up to this size are searched exactly, over every (canonical) guess."""
-
 MAX_CODES = 1_000_000
 """Larger code spaces are refused before any work starts."""
+
+EXACT_LIMIT = MAX_CODES
+"""Code spaces up to this size are searched exactly, over every (canonical) guess: every space
+the solver accepts (the second moves of the largest come from the opening book, `book`)."""
 
 SYMMETRIES_LIMIT = 1024
 """Symmetries passed to the compiled search (any subset of them is correct)."""
@@ -85,12 +88,16 @@ class SearchLimits:
     It scores at most `guess_pool` guesses (half seeded-random candidates, half seeded-random
     canonical codes) against at most `target_sample` seeded-random candidates, and stops
     scoring further chunks once `time_budget` seconds have passed. Candidates are scored first,
-    so each guess it returns can still win.
+    so each guess it returns can still win. It plays only the moves whose exact search would
+    overrun the budget (`exact_seconds`).
     """
 
     time_budget: float = 2.0
     guess_pool: int = 4096
     target_sample: int = 2048
+    exact_seconds: float | None = budget.EXACT_SECONDS
+    """A move whose exact search is estimated above this many seconds is searched
+    approximately (see `budget`); None: every move exactly, however long it takes."""
 
 
 def colour_mask(codes: Iterable[Iterable[int]], mask: int = 0) -> int:
@@ -240,6 +247,38 @@ class SearchContext:
         )
         return out[:count].copy()
 
+    def exact_fits(
+        self, rule: int, candidates: np.ndarray, used_colours: int, symmetry: np.ndarray | None,
+        limits: SearchLimits | None,
+    ) -> bool:  # fmt: skip
+        """Whether the exact search of this move is expected within the move budget
+        (`budget`): always for spaces up to `budget.ALWAYS_EXACT` codes and without a limit."""
+        limit = (limits or SearchLimits()).exact_seconds
+        if not self.exact:
+            return False
+        if limit is None or self.space.size <= budget.ALWAYS_EXACT or len(candidates) <= 2:
+            return True
+        space = self.space
+        absent = budget.absent_colours(self.scorer.tables[2], candidates, space.colours)
+        pool = self.pool_size(used_colours, absent)
+        syms = 1 if symmetry is None else len(symmetry)
+        estimate = budget.estimated_seconds(
+            space.pegs, space.duplicates, rule, pool, len(candidates), syms
+        )
+        return estimate <= limit
+
+    def pool_size(self, used_colours: int, absent_colours: int = 0) -> int:
+        """How many canonical guesses there are (see `canonical_guesses`)."""
+        from bot.engine import kernels
+
+        space = self.space
+        out = np.empty(space.size, dtype=np.int32)
+        return int(
+            kernels.canonical_pool(
+                space.pegs, space.colours, space.duplicates, used_colours, absent_colours, out
+            )
+        )
+
     def best_guess(
         self,
         strategy: Strategy,
@@ -248,17 +287,19 @@ class SearchContext:
         rng: np.random.Generator | None,
         limits: SearchLimits | None = None,
         symmetry: np.ndarray | None = None,
+        exact: bool = True,
     ) -> int:
         """The index of the strategy's next guess. `candidates` must be sorted and non-empty;
         `rng` is needed only by random strategies and by the approximate search; `symmetry`
-        (rows of `symmetries`) only makes the exact search faster."""
+        (rows of `symmetries`) only makes the exact search faster; `exact` False plays the
+        approximate search (see `exact_fits`)."""
         n = len(candidates)
         if strategy.rule is None:
             assert rng is not None, "a random strategy needs a generator"
             return int(candidates[rng.integers(n)])
         if n <= 2:
             return int(candidates[0])
-        if not self.exact:
+        if not self.exact or not exact:
             assert rng is not None, "the approximate search needs a generator"
             return self._approximate(strategy.rule, candidates, used_colours, rng, limits)
         if symmetry is None:

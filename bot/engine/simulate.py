@@ -300,7 +300,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             first,
             args.games,
             args.seed,
-            SearchLimits(args.budget),
+            SearchLimits(args.budget, exact_seconds=None),  # every move exact: a measurement
             jobs=args.jobs or cpu_count(),
         )
     except (CodeError, TooLarge, ValueError) as error:

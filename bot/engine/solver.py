@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from bot.engine import book
 from bot.engine.codes import Code, CodeError, CodeProblem, CodeSpace
 from bot.engine.optimal import tree_for
 from bot.engine.scoring import decode, encode, score
@@ -49,12 +50,17 @@ class Move:
 
     guess: Code
     remaining: int
+    exact: bool = True
+    """Whether the strategy's exact search (or its book or tree) chose the guess. False where
+    that search would overrun the move budget and the approximate search chose instead, so
+    the board can say "approximate" (see `budget`)."""
 
 
 CONTEXT_CACHE_BYTES = 64 << 20
-"""Scoring tables kept per worker process. One 6 pegs x 10 colours context holds about 50 MB, a
-7 x 7 one 23 MB, a 4 x 6 one 4 MB: the bound keeps about one huge variant and many small ones
-alive (a worker also holds about 100 MB of numba and its compiled code)."""
+"""Scoring tables kept per worker process. One 6 pegs x 10 colours context holds 55 MiB (its
+25 MB hits table and the entropy terms of a million codes included), a 7 x 7 one 27 MiB, a 4 x 6
+one 2 MiB: the bound keeps about one huge variant and many small ones alive (a worker also holds
+about 100 MB of numba and its compiled code)."""
 
 
 class ContextCache:
@@ -181,19 +187,33 @@ class Solver:
     def choose(self, candidates: np.ndarray, history: IndexHistory, used: int) -> int:
         """The index of the next guess after a non-empty `history`, given its candidates
         (sorted) and the colours its guesses used."""
+        return self.decide(candidates, history, used)[0]
+
+    def decide(self, candidates: np.ndarray, history: IndexHistory, used: int) -> tuple[int, bool]:
+        """`choose`'s guess, and whether it is the strategy's exact choice (False: the exact
+        search would overrun the move budget, so the approximate one chose; see `budget`)."""
         if self.tree is not None:
             guess = self.tree.guess_at(history)
             if guess is not None:
-                return guess
+                return guess, True
+        rule = self.strategy.rule
+        if len(history) == 1 and rule is not None:
+            guess = book.second_guess(self.space, rule, *history[0])
+            if guess is not None:
+                return guess, True
+        symmetry = symmetries(self.space, [self.space.codes[g] for g, _ in history])
+        exact = rule is None or self.context.exact_fits(
+            rule, candidates, used, symmetry, self.limits
+        )
         rng = None
-        if self.strategy.is_random or not self.context.exact:
+        if self.strategy.is_random or not exact:
             pegs = self.space.pegs
             plain = [(self.space.code_at(g), decode(pegs, a)) for g, a in history]
             rng = history_seed(self.seed, plain)
-        symmetry = None
-        if self.context.exact:
-            symmetry = symmetries(self.space, [self.space.codes[g] for g, _ in history])
-        return self.context.best_guess(self.strategy, candidates, used, rng, self.limits, symmetry)
+        guess = self.context.best_guess(
+            self.strategy, candidates, used, rng, self.limits, symmetry, exact
+        )
+        return guess, exact
 
     def next_move(self, history: History) -> Move:
         """The next guess after `history` (which must not already hold the winning answer)."""
@@ -208,8 +228,8 @@ class Solver:
             for guess, (black, white) in history
         )
         used = colour_mask(guess for guess, _ in history)
-        index = self.choose(candidates, indexed, used)
-        return Move(self.space.code_at(index), len(candidates))
+        index, exact = self.decide(candidates, indexed, used)
+        return Move(self.space.code_at(index), len(candidates), exact)
 
 
 def solve_secret(solver: Solver, secret: Code, max_guesses: int = 50) -> list[Code]:
