@@ -35,6 +35,9 @@ class SolveStep:
     undone: tuple[int, int] | None = None
     board: Board | None = None
     """Where the board is, as the action's own transaction read it (None: not read)."""
+    exact: bool = True
+    """The bot's new guess came from its strategy's exact search (False: the approximate one,
+    since the exact one would have overrun the move budget on this variant)."""
 
 
 def plain_history(game: SolveGame) -> History:
@@ -113,6 +116,7 @@ async def answer(
     next_guess: Code | None = None
     remaining: int | None = None
     no_code_left = None
+    exact = True
     if black != variant.pegs:
         history = [*plain_history(game), (list(game.current_guess or ()), black, white)]
         move = await solver.next_move(
@@ -121,7 +125,7 @@ async def answer(
         if isinstance(move, NoCodeLeft):
             no_code_left = move.message
         else:
-            next_guess, remaining = tuple(move.guess), move.remaining
+            next_guess, remaining, exact = tuple(move.guess), move.remaining, move.exact
     applied = await store.act(
         lambda g: rules.answer(g, actor.user_id, black, white, next_guess),
         game_id=game.id,
@@ -129,7 +133,7 @@ async def answer(
         source=actor.source,
     )
     new = require(applied.game, SolveGame, not_a_solve_game)
-    return SolveStep(new, remaining, no_code_left, board=applied.board)
+    return SolveStep(new, remaining, no_code_left, board=applied.board, exact=exact)
 
 
 def check_undo(game: SolveGame, actor: Actor) -> SolveGame:

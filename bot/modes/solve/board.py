@@ -205,6 +205,15 @@ def solve_note(
     return None
 
 
+def approximate_note(t: Messages) -> str:
+    """Under a guess the approximate search found: the strategy's exact search would have
+    overrun the move budget on this variant, so this guess is a close estimate of its choice."""
+    return "≈ " + t.gettext(
+        "An approximate guess: the exact search would take too long at this point of so large "
+        "a game."
+    )
+
+
 def _solve_record(record: PlayerStats, t: Messages) -> str:
     if not record.played:
         return t.gettext("None yet: `/mastermind solve` and I crack yours.")

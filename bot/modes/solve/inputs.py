@@ -38,7 +38,7 @@ async def start(interaction: Interaction, variant: Variant, strategy: str) -> No
     game = await solve.start(bot.store, who, variant, strategy, tuple(move.guess), message_id)
     replies.answered_publicly(interaction)
     async with replies.committed(interaction, "game"):
-        await _show(interaction, solve.SolveStep(game, move.remaining))
+        await _show(interaction, solve.SolveStep(game, move.remaining, exact=move.exact))
 
 
 def parse_answer(value: str) -> tuple[int, int]:
@@ -107,6 +107,8 @@ async def _show(interaction: Interaction, step: solve.SolveStep) -> None:
     """Draw a solve board through the interaction that changed it (never over a newer one)."""
     t = i18n.channel(interaction)
     note = board.solve_note(step.game, step.no_code_left is not None, step.undone, t)
+    if not step.exact:
+        note = "\n".join(filter(None, [note, board.approximate_note(t)]))
     drawn = board.draw(step.game, step.remaining, note, t)
 
     async def draw() -> None:

@@ -1,0 +1,1 @@
+"""Tests of the review feature's package."""
