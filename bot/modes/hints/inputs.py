@@ -10,7 +10,7 @@ from __future__ import annotations
 from bot.interactions import boards, replies
 from bot.interactions.cogs import ModeInputs
 from bot.interactions.context import Interaction
-from bot.interactions.items import Input
+from bot.interactions.items import on_click
 from bot.interactions.replies import actor, guarded
 from bot.interactions.spec import Feature
 from bot.modes.hints import actions as hints
@@ -35,14 +35,7 @@ async def give_hint(interaction: Interaction, game_id: int) -> None:
         await boards.redraw(interaction, given.applied)
 
 
-class HintButton(Input, route=board.HINT):
-    """A hint for the clicker, privately; counted in the game."""
-
-    async def act(self, interaction: Interaction, values: list[str]) -> None:
-        await give_hint(interaction, self.fields["game"])
-
-
-DYNAMIC_ITEMS: tuple[type[Input], ...] = (HintButton,)
+DYNAMIC_ITEMS = (on_click(board.HINT, give_hint),)
 
 
 class HintInputs(ModeInputs):

@@ -10,7 +10,7 @@ from __future__ import annotations
 from bot.interactions import boards
 from bot.interactions.cogs import ModeInputs
 from bot.interactions.context import Interaction
-from bot.interactions.items import Input
+from bot.interactions.items import on_click
 from bot.interactions.replies import actor, guarded
 from bot.interactions.spec import Feature
 from bot.modes.review import actions as review
@@ -38,14 +38,7 @@ async def open_review(interaction: Interaction, game_id: int) -> None:
     await interaction.followup.send(embed=embed, ephemeral=True)
 
 
-class ReviewButton(Input, route=board.REVIEW):
-    """Opens a finished game's review for the clicker."""
-
-    async def act(self, interaction: Interaction, values: list[str]) -> None:
-        await open_review(interaction, self.fields["game"])
-
-
-DYNAMIC_ITEMS: tuple[type[Input], ...] = (ReviewButton,)
+DYNAMIC_ITEMS = (on_click(board.REVIEW, open_review),)
 
 
 class ReviewInputs(ModeInputs):
