@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import TypedDict
+
 from bot.engine import game as core
 from bot.engine.actor import Actor
 from bot.engine.errors import (
@@ -14,6 +16,25 @@ from bot.engine.errors import (
 )
 from bot.engine.game import G
 from bot.store import Applied, Store
+
+
+class StartedBy(TypedDict):
+    """A new game's header: where it is played and who starts it (`started_by`)."""
+
+    guild_id: int | None
+    channel_id: int
+    starter_id: int
+
+
+def started_by(actor: Actor) -> StartedBy:
+    """The header of a game `actor` starts: their server and channel, and them."""
+    return {"guild_id": actor.guild_id, "channel_id": actor.channel_id, "starter_id": actor.user_id}
+
+
+async def start_with_board(store: Store, actor: Actor, fresh: G, board_message_id: int) -> G:
+    """Store a game `actor` starts, with its board (already posted in the actor's channel) and
+    the input that started it."""
+    return await store.start(fresh, board=(actor.channel_id, board_message_id), source=actor.source)
 
 
 def here(game: G, actor: Actor) -> G:
