@@ -68,6 +68,11 @@ def stats(user_id: int, fields: Sequence[Field], *, t: Messages) -> discord.Embe
     return embed
 
 
+def counts(record: PlayerStats, t: Messages) -> dict[str, str]:
+    """A record's games played and won, written the local way (`{played}`, `{won}`)."""
+    return {"played": t.number(record.played), "won": t.number(record.won)}
+
+
 def marks(record: PlayerStats, t: Messages) -> str:
     """'💪 2 hard-mode wins · 💡 1 game with hints', or '' when there is neither."""
     parts = []

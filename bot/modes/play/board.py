@@ -166,17 +166,7 @@ def picker_view(
 ) -> discord.ui.View:
     """The private picker: a select per peg and Submit."""
     view = components.RenderedView()
-    for peg in range(space.pegs):
-        pick = PICK_PEG.id(game_id, peg)
-        view.add_item(components.peg_select(pick, peg, space, chosen[peg], t=t))
-    view.add_item(
-        components.button(
-            SUBMIT_PICK.id(game_id),
-            t.gettext("Submit guess"),
-            emoji="✅",
-            style=discord.ButtonStyle.success,
-        )
-    )
+    components.add_picker(view, PICK_PEG, game_id, space, chosen, SUBMIT_PICK.id(game_id), t=t)
     return view
 
 

@@ -17,7 +17,7 @@ import discord
 
 from bot.engine.game import Status
 from bot.modes.common import board as common_board
-from bot.modes.common.board import average, marks
+from bot.modes.common.board import average, counts, marks
 from bot.modes.race.actions import RaceNeedsServer
 from bot.modes.race.rules import (
     AlreadyJoined,
@@ -346,25 +346,9 @@ def private_view(
     made = len(game.guesses_of(player_id))
     view = components.RenderedView()
     if space.pegs <= components.PICKER_MAX_PEGS:
-        for peg in range(space.pegs):
-            pick = RACE_PICK.id(game.id, peg)
-            view.add_item(components.peg_select(pick, peg, space, chosen[peg], t=t))
-        view.add_item(
-            _button(
-                RACE_SEND.id(game.id, made),
-                t.gettext("Submit guess"),
-                "✅",
-                discord.ButtonStyle.success,
-            )
-        )
-    view.add_item(
-        _button(
-            RACE_TYPE.id(game.id, made),
-            t.gettext("Type a code"),
-            "⌨️",
-            discord.ButtonStyle.secondary,
-        )
-    )
+        send = RACE_SEND.id(game.id, made)
+        components.add_picker(view, RACE_PICK, game.id, space, chosen, send, t=t)
+    view.add_item(components.type_code_button(RACE_TYPE.id(game.id, made), t=t))
     return view
 
 
@@ -383,9 +367,8 @@ def _race_record(record: PlayerStats, t: Messages) -> str:
         return t.gettext("No races yet.")
     line = t.gettext(
         "Races **{played}** · won **{won}** ({rate})",
-        played=t.number(record.played),
-        won=t.number(record.won),
         rate=t.percent(record.win_rate),
+        **counts(record, t),
     )
     line += " · " + average(record, t)
     if record.best:
