@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import TypedDict
-
 from bot.engine import game as core
 from bot.engine.actor import Actor
 from bot.engine.errors import (
@@ -15,18 +13,11 @@ from bot.engine.errors import (
     OwnerReason,
 )
 from bot.engine.game import G
+from bot.modes.common.rules import Header
 from bot.store import Applied, Store
 
 
-class StartedBy(TypedDict):
-    """A new game's header: where it is played and who starts it (`started_by`)."""
-
-    guild_id: int | None
-    channel_id: int
-    starter_id: int
-
-
-def started_by(actor: Actor) -> StartedBy:
+def started_by(actor: Actor) -> Header:
     """The header of a game `actor` starts: their server and channel, and them."""
     return {"guild_id": actor.guild_id, "channel_id": actor.channel_id, "starter_id": actor.user_id}
 
