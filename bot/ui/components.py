@@ -37,6 +37,14 @@ class RenderedView(discord.ui.View):
         return False
 
 
+def view_of(*items: discord.ui.Item[Any]) -> RenderedView:
+    """A rendered view holding `items`, in order."""
+    view = RenderedView()
+    for item in items:
+        view.add_item(item)
+    return view
+
+
 def button(
     route_id: str,
     label: str,

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 
 import discord
 
@@ -124,6 +125,20 @@ def leaderboard(
     if any(row.hard_won or row.hinted for row in rows):
         embed.set_footer(text=t.gettext("💪 won in hard mode · 💡 played with hints"))
     return embed
+
+
+@dataclass(frozen=True)
+class Leaderboard:
+    """A kind's leaderboard, declared: its title and what it says while empty, each in the
+    language `t` (`averages`: each player's average guesses too). Called like `leaderboard`."""
+
+    title: Callable[[Messages], str]
+    empty: Callable[[Messages], str]
+    averages: bool = False
+
+    def __call__(self, rows: Sequence[PlayerStats], *, t: Messages) -> discord.Embed:
+        title, empty = self.title(t), self.empty(t)
+        return leaderboard(rows, t=t, title=title, empty=empty, averages=self.averages)
 
 
 def average(record: PlayerStats, t: Messages) -> str:

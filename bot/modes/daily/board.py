@@ -191,19 +191,15 @@ def public_line(game: DailyGame, *, t: Messages) -> str:
 
 
 def share_button(game_id: int, *, t: Messages) -> discord.ui.Button[Any]:
-    return discord.ui.Button(
-        label=t.gettext("Share"),
-        emoji="📋",
-        style=discord.ButtonStyle.primary,
-        custom_id=DAILY_SHARE.id(game_id),
+    share = t.gettext("Share")
+    return components.button(
+        DAILY_SHARE.id(game_id), share, emoji="📋", style=discord.ButtonStyle.primary
     )
 
 
 def share_view(game_id: int, *, t: Messages) -> discord.ui.View:
     """The public line's one button."""
-    shared = components.RenderedView()
-    shared.add_item(share_button(game_id, t=t))
-    return shared
+    return components.view_of(share_button(game_id, t=t))
 
 
 def not_finished(puzzle: int, *, t: Messages) -> str:

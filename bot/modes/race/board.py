@@ -10,7 +10,6 @@ by itself, so the board needs no redraw to show the time left.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import Any
 
 import discord
@@ -32,7 +31,7 @@ from bot.modes.race.rules import (
     RaceStarted,
     RaceTiming,
 )
-from bot.modes.review.board import review_button
+from bot.modes.review.board import finished_view
 from bot.store import PlayerStats
 from bot.ui import components, embeds, text, words
 from bot.ui.boards import Drawn, Field
@@ -204,10 +203,9 @@ def board_view(game: RaceGame, *, t: Messages) -> discord.ui.View | None:
     Review (each racer's own guesses)."""
     if game.id is None:
         return None
-    view = components.RenderedView()
     if game.is_over:
-        view.add_item(review_button(game.id, t=t))
-        return view
+        return finished_view(game.id, t=t)
+    view = components.RenderedView()
     if not game.started:
         view.add_item(
             _button(RACE_JOIN.id(game.id), t.gettext("Join"), "🙋", discord.ButtonStyle.primary)
@@ -382,15 +380,12 @@ def record_field(record: PlayerStats, *, t: Messages) -> Field:
     return Field(t.gettext("Races"), _race_record(record, t), inline=False)
 
 
-def leaderboard(rows: Sequence[PlayerStats], *, t: Messages) -> discord.Embed:
-    """The server's best racers, with their average guesses."""
-    return common_board.leaderboard(
-        rows,
-        t=t,
-        title=t.gettext("Race leaderboard"),
-        empty=t.gettext("No finished races yet."),
-        averages=True,
-    )
+leaderboard = common_board.Leaderboard(
+    lambda t: t.gettext("Race leaderboard"),
+    lambda t: t.gettext("No finished races yet."),
+    averages=True,
+)
+"""The server's best racers, with their average guesses."""
 
 
 ERRORS: ErrorWords = {
