@@ -2,12 +2,14 @@
 
 discord.py matches a click's custom_id against each registered template, so a click on a
 message posted before a restart still arrives; the handler then reads everything from the store.
-Subclasses name their route and say what a click does in `act`.
+Most inputs only hand the click to a handler: `on_click(route, handler)` declares one (a select's
+chosen values with `on_choice`); a subclass names its route and says what a click does in `act`.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Awaitable, Callable
 from typing import Any, ClassVar, Self
 
 import discord
@@ -48,3 +50,31 @@ class Input(discord.ui.DynamicItem[discord.ui.Item[Any]], template=r"mm:never"):
 
     async def act(self, interaction: Interaction, values: list[str]) -> None:
         raise NotImplementedError
+
+
+Handler = Callable[..., Awaitable[None]]
+"""What a click calls: `(interaction, *bound, *the route's fields in order)`, and for a select
+its chosen values last."""
+
+
+def on_click(route: Route, handler: Handler, *bound: object) -> type[Input]:
+    """The input of a button on `route`: a click calls `handler(interaction, *bound, *fields)`
+    with the custom_id's fields in the route's order."""
+    return _handing(route, handler, bound, chosen=False)
+
+
+def on_choice(route: Route, handler: Handler, *bound: object) -> type[Input]:
+    """The input of a select on `route`, like `on_click` with the chosen values last."""
+    return _handing(route, handler, bound, chosen=True)
+
+
+def _handing(
+    route: Route, handler: Handler, bound: tuple[object, ...], chosen: bool
+) -> type[Input]:
+    class Handing(Input, route=route):
+        async def act(self, interaction: Interaction, values: list[str]) -> None:
+            await handler(interaction, *bound, *self.fields.values(), *([values] if chosen else []))
+
+    Handing.__name__ = Handing.__qualname__ = f"Input[{route.prefix}]"
+    Handing.__doc__ = handler.__doc__
+    return Handing

@@ -5,12 +5,13 @@ own board from the store (`edit_message`). The colours picked so far live in the
 menus' defaults), so a restart forgets nothing; Submit and Type a code carry the `stamp` the
 board was drawn at (a game version, or the player's guess count), and a click on a board that fell
 behind redraws it instead of guessing. Each mode says how its board is loaded, drawn and played
-(`PrivateBoard`); the handlers here are the same for all of them.
+(`PrivateBoard`); the handlers here, and the inputs that reach them (`inputs`), are the same for
+all of them.
 """
 
 from __future__ import annotations
 
-from typing import Protocol, TypeVar
+from typing import Any, Protocol, TypeVar
 
 import discord
 
@@ -18,19 +19,27 @@ from bot.engine.codes import Code, CodeSpace
 from bot.engine.errors import BadChoice, NotHere
 from bot.engine.game import BaseGame
 from bot.interactions.context import Interaction
+from bot.interactions.items import Input, on_choice, on_click
 from bot.interactions.replies import guarded
 from bot.ui import components, i18n, ids
+from bot.ui.boards import Drawn
 from bot.ui.errors import Unpicked
 from bot.ui.ids import Route
 
 GameT = TypeVar("GameT", bound=BaseGame)
+Picked = list[int | None]
+"""The colour picked for each peg so far (None: not yet)."""
 
 
 class PrivateBoard(Protocol[GameT]):
     """What one mode's private board brings to the shared handlers."""
 
     pick: Route
-    """The route of its peg menus (the mode's board declares it)."""
+    """The route of its peg menus (the mode's board declares its routes)."""
+    send: Route
+    """The route of its Submit button, which carries the board's stamp."""
+    type_code: Route
+    """The route of its Type a code button, which carries the board's stamp."""
 
     async def load(self, interaction: Interaction, game_id: int) -> GameT:
         """The game, once the clicker is known to be its player here (else a refusal)."""
@@ -52,14 +61,10 @@ class PrivateBoard(Protocol[GameT]):
         """The code modal, its id carrying the board's stamp."""
         ...
 
-    async def redraw(
-        self,
-        interaction: Interaction,
-        game: GameT,
-        chosen: list[int | None] | None = None,
-        note: str | None = None,
-    ) -> None:
-        """Draw the clicked board again as the store has its game now."""
+    def draw(
+        self, interaction: Interaction, game: GameT, chosen: Picked | None, note: str | None
+    ) -> Drawn:
+        """The clicker's board of `game`, with the colours picked so far and a note."""
         ...
 
     async def guess(
@@ -67,6 +72,29 @@ class PrivateBoard(Protocol[GameT]):
     ) -> None:
         """Store the guess (once), then redraw the board and tell whoever must be told."""
         ...
+
+
+def inputs(board: PrivateBoard[Any]) -> tuple[type[Input], ...]:
+    """A private board's buttons and selects: a menu per peg, Submit and Type a code."""
+    return (
+        on_choice(board.pick, pick_peg, board),
+        on_click(board.send, submit, board),
+        on_click(board.type_code, open_modal, board),
+    )
+
+
+async def redraw(
+    interaction: Interaction,
+    board: PrivateBoard[GameT],
+    game: GameT,
+    chosen: Picked | None = None,
+    note: str | None = None,
+) -> None:
+    """Draw the clicked board again as the store has its game now."""
+    drawn = board.draw(interaction, game, chosen, note)
+    await interaction.response.edit_message(
+        content=drawn.content, embed=drawn.embed, view=drawn.view
+    )
 
 
 def colour_choice(space: CodeSpace, values: list[str]) -> int:
@@ -84,7 +112,7 @@ def _current(board: PrivateBoard[GameT], game: GameT, player_id: int, stamp: int
     return board.playable(game, player_id) and board.stamp(game, player_id) == stamp
 
 
-def _picked(board: PrivateBoard[GameT], interaction: Interaction, game: GameT) -> list[int | None]:
+def _picked(board: PrivateBoard[GameT], interaction: Interaction, game: GameT) -> Picked:
     assert game.id is not None
     return components.picked_colours(
         interaction.message, game.id, game.variant.space, route=board.pick
@@ -102,14 +130,14 @@ async def pick_peg(
     """A peg's colour: kept in the board message itself (its menu's default)."""
     game = await board.load(interaction, game_id)
     if not board.playable(game, interaction.user.id):
-        await board.redraw(interaction, game)
+        await redraw(interaction, board, game)
         return
     space = game.variant.space
     if peg >= space.pegs:
         raise BadChoice()
     chosen = _picked(board, interaction, game)
     chosen[peg] = colour_choice(space, values)
-    await board.redraw(interaction, game, chosen)
+    await redraw(interaction, board, game, chosen)
 
 
 @guarded
@@ -120,7 +148,7 @@ async def submit(
     game = await board.load(interaction, game_id)
     chosen = _picked(board, interaction, game)
     if not _current(board, game, interaction.user.id, stamp):
-        await board.redraw(interaction, game, chosen, board.behind(i18n.person(interaction)))
+        await redraw(interaction, board, game, chosen, board.behind(i18n.person(interaction)))
         return
     missing = [peg + 1 for peg, colour in enumerate(chosen) if colour is None]
     if missing:
@@ -136,7 +164,7 @@ async def open_modal(
     game = await board.load(interaction, game_id)
     t = i18n.person(interaction)
     if not _current(board, game, interaction.user.id, stamp):
-        await board.redraw(interaction, game, note=board.behind(t))
+        await redraw(interaction, board, game, note=board.behind(t))
         return
     await interaction.response.send_modal(board.modal(game, interaction.user.id, t))
 
@@ -150,7 +178,7 @@ async def submit_modal(
     if interaction.message is None:  # a modal always comes from its board's button
         raise NotHere()
     if not _current(board, game, interaction.user.id, stamp):
-        await board.redraw(interaction, game, note=board.behind(i18n.person(interaction)))
+        await redraw(interaction, board, game, note=board.behind(i18n.person(interaction)))
         return
     code = components.modal_value(interaction.data or {}, ids.CODE_FIELD) or ""
     await board.guess(interaction, game, stamp, code)

@@ -13,16 +13,32 @@ import discord
 from discord import app_commands
 
 from bot.engine.actor import Actor
+from bot.engine.game import G
 from bot.interactions import boards
 from bot.interactions.context import Interaction
 from bot.interactions.reach import reach_of
-from bot.store import AlreadyApplied
+from bot.store import AlreadyApplied, Store
 from bot.ui import i18n, text
 from bot.ui.errors import friendly
 
 log = logging.getLogger(__name__)
 
 P = ParamSpec("P")
+
+
+async def checked_privately(
+    interaction: Interaction,
+    check: Callable[[Store, int, Actor], Awaitable[G]],
+    game_id: int,
+) -> tuple[G, Actor]:
+    """For a private answer that takes a while (a hint, a review): the game `game_id` as `check`
+    finds it for the clicker (its refusal comes privately, before any work), and the clicker;
+    a board only clicks redraw is redrawn, else the bot thinks privately while it works."""
+    who = actor(interaction)
+    game = await check(interaction.client.store, game_id, who)
+    if not await boards.redraw_clicked(interaction, game):
+        await interaction.response.defer(ephemeral=True, thinking=True)
+    return game, who
 
 
 def actor(interaction: Interaction, source: str | None = None) -> Actor:

@@ -10,9 +10,12 @@ from __future__ import annotations
 
 from bot.engine.codes import MAX_COLOURS, Code, CodeSpace
 from bot.engine.errors import BreaksAClue
-from bot.engine.hard import Broken
+from bot.engine.hard import Broken, BrokenClue
 from bot.ui import text
 from bot.ui.i18n import Messages
+
+Values = dict[str, object]
+"""The placeholders every refusal fills: the clue's number and the clue as drawn."""
 
 
 def clue_line(code: Code, answer: tuple[int, int]) -> str:
@@ -37,71 +40,79 @@ def broken_clue(error: BreaksAClue, t: Messages) -> str:
     values = {"number": clue.index + 1, "clue": clue_line(clue.guess, clue.answer)}
     wanted = sum(clue.answer)  # pegs of that guess's colours the secret holds
     got = sum(clue.would_earn)  # ... and the refused guess holds
-    colours = _letters(clue.guess)
-    if clue.broken is Broken.TOO_FEW_COLOURS and got == 0:
-        if len(colours) == 1:
-            said = t.gettext(
-                "Hard mode: guess {number} ({clue}) rules out a code with no {colour}.",
-                colour=colours[0],
-                **values,
-            )
-        else:
-            said = t.gettext(
-                "Hard mode: guess {number} ({clue}) rules out a code with none of {colours}.",
-                colours=t.join(colours),
-                **values,
-            )
-    elif clue.broken is Broken.TOO_FEW_COLOURS:
-        said = t.ngettext(
-            "Hard mode: guess {number} ({clue}) says the secret has {count} of its colours; "
-            "your guess has only {got}.",
-            "Hard mode: guess {number} ({clue}) says the secret has {count} of its colours; "
-            "your guess has only {got}.",
-            wanted,
-            got=got,
-            **values,
-        )
-    elif clue.broken is Broken.TOO_MANY_COLOURS and wanted == 0:
-        if len(colours) == 1:
-            said = t.gettext(
-                "Hard mode: guess {number} ({clue}) rules out a code with any {colour}.",
-                colour=colours[0],
-                **values,
-            )
-        else:
-            said = t.gettext(
-                "Hard mode: guess {number} ({clue}) rules out a code with any of {colours}.",
-                colours=t.join(colours),
-                **values,
-            )
-    elif clue.broken is Broken.TOO_MANY_COLOURS:
-        said = t.ngettext(
-            "Hard mode: guess {number} ({clue}) says the secret has only {count} of its "
-            "colours; your guess has {got}.",
-            "Hard mode: guess {number} ({clue}) says the secret has only {count} of its "
-            "colours; your guess has {got}.",
-            wanted,
-            got=got,
-            **values,
-        )
+    if clue.broken is Broken.WRONG_PLACES:
+        said = _places(clue, values, t)
+    elif (got if clue.broken is Broken.TOO_FEW_COLOURS else wanted) == 0:
+        said = _ruled_out(clue, values, t)
     else:
-        placed, yours = clue.answer[0], clue.would_earn[0]
-        if placed == 0:
-            said = t.gettext(
-                "Hard mode: guess {number} ({clue}) says none of its pegs is in the right "
-                "place; your guess has {got} of them in the same place.",
-                got=yours,
-                **values,
-            )
-        else:
-            said = t.ngettext(
-                "Hard mode: guess {number} ({clue}) says exactly {count} of its pegs is in "
-                "the right place; your guess has {got} of them in the same place.",
-                "Hard mode: guess {number} ({clue}) says exactly {count} of its pegs are in "
-                "the right place; your guess has {got} of them in the same place.",
-                placed,
-                got=yours,
-                **values,
-            )
+        said = _colour_count(clue, values, t)
     rule = t.gettext("In hard mode every guess must fit every answer so far.")
     return f"🚫 {said}\n{rule}"
+
+
+def _ruled_out(clue: BrokenClue, values: Values, t: Messages) -> str:
+    """All or nothing: the clue says the secret has some of its colours and the guess has none
+    (too few), or the secret has none and the guess has some (too many)."""
+    colours = _letters(clue.guess)
+    named = {"colour": colours[0], "colours": t.join(colours), **values}
+    too_few, one = clue.broken is Broken.TOO_FEW_COLOURS, len(colours) == 1
+    if too_few and one:
+        return t.gettext(
+            "Hard mode: guess {number} ({clue}) rules out a code with no {colour}.", **named
+        )
+    if too_few:
+        return t.gettext(
+            "Hard mode: guess {number} ({clue}) rules out a code with none of {colours}.", **named
+        )
+    if one:
+        return t.gettext(
+            "Hard mode: guess {number} ({clue}) rules out a code with any {colour}.", **named
+        )
+    return t.gettext(
+        "Hard mode: guess {number} ({clue}) rules out a code with any of {colours}.", **named
+    )
+
+
+def _colour_count(clue: BrokenClue, values: Values, t: Messages) -> str:
+    """How many pegs of the clue's colours the secret holds, against the refused guess's."""
+    wanted, got = sum(clue.answer), sum(clue.would_earn)
+    if clue.broken is Broken.TOO_FEW_COLOURS:
+        return t.ngettext(
+            "Hard mode: guess {number} ({clue}) says the secret has {count} of its colours; "
+            "your guess has only {got}.",
+            "Hard mode: guess {number} ({clue}) says the secret has {count} of its colours; "
+            "your guess has only {got}.",
+            wanted,
+            got=got,
+            **values,
+        )
+    return t.ngettext(
+        "Hard mode: guess {number} ({clue}) says the secret has only {count} of its "
+        "colours; your guess has {got}.",
+        "Hard mode: guess {number} ({clue}) says the secret has only {count} of its "
+        "colours; your guess has {got}.",
+        wanted,
+        got=got,
+        **values,
+    )
+
+
+def _places(clue: BrokenClue, values: Values, t: Messages) -> str:
+    """The clue's black pegs: how many of its pegs are in the right place."""
+    placed, yours = clue.answer[0], clue.would_earn[0]
+    if placed == 0:
+        return t.gettext(
+            "Hard mode: guess {number} ({clue}) says none of its pegs is in the right "
+            "place; your guess has {got} of them in the same place.",
+            got=yours,
+            **values,
+        )
+    return t.ngettext(
+        "Hard mode: guess {number} ({clue}) says exactly {count} of its pegs is in "
+        "the right place; your guess has {got} of them in the same place.",
+        "Hard mode: guess {number} ({clue}) says exactly {count} of its pegs are in "
+        "the right place; your guess has {got} of them in the same place.",
+        placed,
+        got=yours,
+        **values,
+    )

@@ -37,6 +37,14 @@ class RenderedView(discord.ui.View):
         return False
 
 
+def view_of(*items: discord.ui.Item[Any]) -> RenderedView:
+    """A rendered view holding `items`, in order."""
+    view = RenderedView()
+    for item in items:
+        view.add_item(item)
+    return view
+
+
 def button(
     route_id: str,
     label: str,
@@ -69,6 +77,28 @@ def peg_select(
         options=options,
         custom_id=custom_id,
     )
+
+
+def add_picker(
+    view: discord.ui.View,
+    pick: ids.Route,
+    game_id: int,
+    space: CodeSpace,
+    chosen: list[int | None],
+    send_id: str,
+    *,
+    t: Messages,
+) -> None:
+    """A select per peg (`pick`: the route of the game's peg menus) and Submit (`send_id`)."""
+    for peg in range(space.pegs):
+        view.add_item(peg_select(pick.id(game_id, peg), peg, space, chosen[peg], t=t))
+    submit = t.gettext("Submit guess")
+    view.add_item(button(send_id, submit, emoji="✅", style=discord.ButtonStyle.success))
+
+
+def type_code_button(custom_id: str, *, t: Messages) -> discord.ui.Button[Any]:
+    """Type a code: the code modal, for long codes and for those who would rather type."""
+    return button(custom_id, t.gettext("Type a code"), emoji="⌨️")
 
 
 def picker_text(space: CodeSpace, chosen: list[int | None], *, t: Messages) -> str:

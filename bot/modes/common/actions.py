@@ -13,7 +13,19 @@ from bot.engine.errors import (
     OwnerReason,
 )
 from bot.engine.game import G
+from bot.modes.common.rules import Header
 from bot.store import Applied, Store
+
+
+def started_by(actor: Actor) -> Header:
+    """The header of a game `actor` starts: their server and channel, and them."""
+    return {"guild_id": actor.guild_id, "channel_id": actor.channel_id, "starter_id": actor.user_id}
+
+
+async def start_with_board(store: Store, actor: Actor, fresh: G, board_message_id: int) -> G:
+    """Store a game `actor` starts, with its board (already posted in the actor's channel) and
+    the input that started it."""
+    return await store.start(fresh, board=(actor.channel_id, board_message_id), source=actor.source)
 
 
 def here(game: G, actor: Actor) -> G:

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 
 import discord
 
@@ -68,6 +69,11 @@ def stats(user_id: int, fields: Sequence[Field], *, t: Messages) -> discord.Embe
     return embed
 
 
+def counts(record: PlayerStats, t: Messages) -> dict[str, str]:
+    """A record's games played and won, written the local way (`{played}`, `{won}`)."""
+    return {"played": t.number(record.played), "won": t.number(record.won)}
+
+
 def marks(record: PlayerStats, t: Messages) -> str:
     """'💪 2 hard-mode wins · 💡 1 game with hints', or '' when there is neither."""
     parts = []
@@ -121,6 +127,20 @@ def leaderboard(
     return embed
 
 
+@dataclass(frozen=True)
+class Leaderboard:
+    """A kind's leaderboard, declared: its title and what it says while empty, each in the
+    language `t` (`averages`: each player's average guesses too). Called like `leaderboard`."""
+
+    title: Callable[[Messages], str]
+    empty: Callable[[Messages], str]
+    averages: bool = False
+
+    def __call__(self, rows: Sequence[PlayerStats], *, t: Messages) -> discord.Embed:
+        title, empty = self.title(t), self.empty(t)
+        return leaderboard(rows, t=t, title=title, empty=empty, averages=self.averages)
+
+
 def average(record: PlayerStats, t: Messages) -> str:
     """'4.3 guesses on average' over every game the player guessed in."""
     return t.gettext(
@@ -129,6 +149,7 @@ def average(record: PlayerStats, t: Messages) -> str:
 
 
 def rules(*, t: Messages) -> discord.Embed:
+    """`/mastermind rules`: how the game scores, then a section per way to play."""
     embed = discord.Embed(title=t.gettext("How to play Mastermind"), colour=ACTIVE)
     embed.description = t.gettext(
         "One side hides a **code** of coloured pegs; the other cracks it by guessing. Every "
@@ -137,46 +158,46 @@ def rules(*, t: Messages) -> discord.Embed:
         "⚪ **white**: a right colour in the wrong place\n"
         "Repeated colours count exactly: a colour earns at most as many pegs as the code has."
     )
-    embed.add_field(
-        name=t.gettext("You crack the bot's code"),
-        value=t.gettext(
-            "`/mastermind play` starts a game in this channel (options: pegs, colours, "
-            "guesses, duplicates, solo). Guess with `/mastermind guess code:RGBY`, or press "
-            "**Guess** on the board. Codes may be written `1122`, `RRGG`, "
-            "`red red green green` or with emoji."
+    sections = (
+        (
+            t.gettext("You crack the bot's code"),
+            t.gettext(
+                "`/mastermind play` starts a game in this channel (options: pegs, colours, "
+                "guesses, duplicates, solo). Guess with `/mastermind guess code:RGBY`, or press "
+                "**Guess** on the board. Codes may be written `1122`, `RRGG`, "
+                "`red red green green` or with emoji."
+            ),
         ),
-        inline=False,
-    )
-    embed.add_field(
-        name=t.gettext("The bot cracks yours"),
-        value=t.gettext(
-            "`/mastermind solve` and think of a code. Press the button with the pegs each "
-            "guess earns. Made a mistake? **Undo last answer**. With the default Knuth "
-            "strategy, 4 pegs and 6 colours never take more than 5 guesses."
+        (
+            t.gettext("The bot cracks yours"),
+            t.gettext(
+                "`/mastermind solve` and think of a code. Press the button with the pegs each "
+                "guess earns. Made a mistake? **Undo last answer**. With the default Knuth "
+                "strategy, 4 pegs and 6 colours never take more than 5 guesses."
+            ),
         ),
-        inline=False,
-    )
-    embed.add_field(
-        name=t.gettext("Every day, together, harder"),
-        value=t.gettext(
-            "`/mastermind daily`: one code a day for everybody, played privately, with a "
-            "spoiler-free result to share and a streak to keep. `/mastermind race`: everyone "
-            "who joins cracks the same code on their own board; first to crack it wins. "
-            "`hard:true` (play, daily, race): every guess must fit every answer so far. "
-            "**Hint** on a board tells how many codes are left, then a code worth guessing; "
-            "**Review** after a game compares each guess with Knuth's."
+        (
+            t.gettext("Every day, together, harder"),
+            t.gettext(
+                "`/mastermind daily`: one code a day for everybody, played privately, with a "
+                "spoiler-free result to share and a streak to keep. `/mastermind race`: everyone "
+                "who joins cracks the same code on their own board; first to crack it wins. "
+                "`hard:true` (play, daily, race): every guess must fit every answer so far. "
+                "**Hint** on a board tells how many codes are left, then a code worth guessing; "
+                "**Review** after a game compares each guess with Knuth's."
+            ),
         ),
-        inline=False,
-    )
-    embed.add_field(
-        name=t.gettext("More"),
-        value=t.gettext(
-            "`/mastermind board` shows the board again · `/mastermind giveup` ends the game · "
-            "`/mastermind simulate` charts a strategy over every secret · `/mastermind stats` "
-            "and `/mastermind leaderboard` keep score."
+        (
+            t.gettext("More"),
+            t.gettext(
+                "`/mastermind board` shows the board again · `/mastermind giveup` ends the game · "
+                "`/mastermind simulate` charts a strategy over every secret · `/mastermind stats` "
+                "and `/mastermind leaderboard` keep score."
+            ),
         ),
-        inline=False,
     )
+    for name, value in sections:
+        embed.add_field(name=name, value=value, inline=False)
     return embed
 
 

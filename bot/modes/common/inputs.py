@@ -13,7 +13,7 @@ from bot.engine.strategies import DEFAULT_STRATEGY, get_strategy
 from bot.interactions import boards, replies
 from bot.interactions.cogs import ModeInputs
 from bot.interactions.context import Interaction
-from bot.interactions.items import Input
+from bot.interactions.items import on_click
 from bot.interactions.options import (
     STRATEGY_CHOICES,
     CodeText,
@@ -67,6 +67,7 @@ async def ask_give_up(interaction: Interaction, game_id: int | None) -> None:
 
 @guarded
 async def confirm_give_up(interaction: Interaction, game_id: int) -> None:
+    """The confirmation: ends the game (a play game reveals its secret)."""
     bot = interaction.client
     who = actor(interaction)
     applied = await common.give_up(bot.store, game_id, who)
@@ -150,21 +151,10 @@ async def leaderboard(interaction: Interaction, games: str = "play") -> None:
     await interaction.response.send_message(embed=embed)
 
 
-class GiveUpButton(Input, route=board.GIVE_UP):
-    """Asks for confirmation before ending a game (starter or Manage Messages only)."""
-
-    async def act(self, interaction: Interaction, values: list[str]) -> None:
-        await ask_give_up(interaction, self.fields["game"])
-
-
-class ConfirmGiveUp(Input, route=board.CONFIRM_GIVE_UP):
-    """The confirmation: ends the game (a play game reveals its secret)."""
-
-    async def act(self, interaction: Interaction, values: list[str]) -> None:
-        await confirm_give_up(interaction, self.fields["game"])
-
-
-DYNAMIC_ITEMS: tuple[type[Input], ...] = (GiveUpButton, ConfirmGiveUp)
+DYNAMIC_ITEMS = (
+    on_click(board.GIVE_UP, ask_give_up),
+    on_click(board.CONFIRM_GIVE_UP, confirm_give_up),
+)
 
 
 SIMULATE_COOLDOWN_SECONDS = 20.0

@@ -142,26 +142,9 @@ def view(game: DailyGame, chosen: list[int | None], *, t: Messages) -> discord.u
         board_view.add_item(share_button(game.id, t=t))
         board_view.add_item(review.review_button(game.id, t=t))
         return board_view
-    space = game.variant.space
-    for peg in range(space.pegs):
-        pick = DAILY_PICK.id(game.id, peg)
-        board_view.add_item(components.peg_select(pick, peg, space, chosen[peg], t=t))
-    board_view.add_item(
-        discord.ui.Button(
-            label=t.gettext("Submit guess"),
-            emoji="✅",
-            style=discord.ButtonStyle.success,
-            custom_id=DAILY_SEND.id(game.id, game.version),
-        )
-    )
-    board_view.add_item(
-        discord.ui.Button(
-            label=t.gettext("Type a code"),
-            emoji="⌨️",
-            style=discord.ButtonStyle.secondary,
-            custom_id=DAILY_TYPE.id(game.id, game.version),
-        )
-    )
+    send = DAILY_SEND.id(game.id, game.version)
+    components.add_picker(board_view, DAILY_PICK, game.id, game.variant.space, chosen, send, t=t)
+    board_view.add_item(components.type_code_button(DAILY_TYPE.id(game.id, game.version), t=t))
     return board_view
 
 
@@ -208,19 +191,15 @@ def public_line(game: DailyGame, *, t: Messages) -> str:
 
 
 def share_button(game_id: int, *, t: Messages) -> discord.ui.Button[Any]:
-    return discord.ui.Button(
-        label=t.gettext("Share"),
-        emoji="📋",
-        style=discord.ButtonStyle.primary,
-        custom_id=DAILY_SHARE.id(game_id),
+    share = t.gettext("Share")
+    return components.button(
+        DAILY_SHARE.id(game_id), share, emoji="📋", style=discord.ButtonStyle.primary
     )
 
 
 def share_view(game_id: int, *, t: Messages) -> discord.ui.View:
     """The public line's one button."""
-    shared = components.RenderedView()
-    shared.add_item(share_button(game_id, t=t))
-    return shared
+    return components.view_of(share_button(game_id, t=t))
 
 
 def not_finished(puzzle: int, *, t: Messages) -> str:

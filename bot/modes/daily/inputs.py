@@ -22,8 +22,9 @@ from bot.engine.game import GameKind
 from bot.interactions import private, replies
 from bot.interactions.cogs import ModeInputs
 from bot.interactions.context import Host, Interaction
-from bot.interactions.items import Input
+from bot.interactions.items import on_click
 from bot.interactions.options import shared_options
+from bot.interactions.private import Picked
 from bot.interactions.replies import actor, guarded
 from bot.interactions.spec import ModeSpec
 from bot.modes.daily import actions as daily
@@ -31,7 +32,7 @@ from bot.modes.daily import board as drawn
 from bot.modes.daily.record import DailyRecord
 from bot.modes.daily.rules import DailyGame
 from bot.ui import i18n
-from bot.ui.boards import Field
+from bot.ui.boards import Drawn, Field
 from bot.ui.i18n import Messages, slash
 
 
@@ -65,7 +66,7 @@ async def start(interaction: Interaction, hard: bool) -> None:
 class DailyBoard:
     """A player's daily board: theirs alone, stamped with the game version it shows."""
 
-    pick = drawn.DAILY_PICK
+    pick, send, type_code = drawn.DAILY_PICK, drawn.DAILY_SEND, drawn.DAILY_TYPE
 
     async def load(self, interaction: Interaction, game_id: int) -> DailyGame:
         return await daily.mine(interaction.client.store, game_id, actor(interaction))
@@ -82,19 +83,11 @@ class DailyBoard:
     def modal(self, game: DailyGame, player_id: int, t: i18n.Messages) -> discord.ui.Modal:
         return drawn.code_modal(game, t=t)
 
-    async def redraw(
-        self,
-        interaction: Interaction,
-        game: DailyGame,
-        chosen: list[int | None] | None = None,
-        note: str | None = None,
-    ) -> None:
-        t = i18n.person(interaction)
+    def draw(
+        self, interaction: Interaction, game: DailyGame, chosen: Picked | None, note: str | None
+    ) -> Drawn:
         next_in = daily.Day.at(interaction.client.clock()).next_in
-        board = drawn.board(game, next_in, chosen, note=note, t=t)
-        await interaction.response.edit_message(
-            content=board.content, embed=board.embed, view=board.view
-        )
+        return drawn.board(game, next_in, chosen, note=note, t=i18n.person(interaction))
 
     async def guess(
         self, interaction: Interaction, game: DailyGame, stamp: int, code: str | Code
@@ -105,7 +98,7 @@ class DailyBoard:
         assert game.id is not None
         new, _ = await daily.guess(bot.store, game.id, stamp, actor(interaction), code)
         async with replies.committed(interaction, "guess"):
-            await self.redraw(interaction, new)
+            await private.redraw(interaction, self, new)
             if new.is_over and new.id is not None:
                 t = i18n.channel(interaction)
                 await interaction.followup.send(
@@ -139,35 +132,7 @@ async def share(interaction: Interaction, game_id: int) -> None:
 # --- the inputs discord.py routes here by custom_id --------------------------------------------
 
 
-class DailyPeg(Input, route=drawn.DAILY_PICK):
-    """Chooses one peg's colour on a daily board."""
-
-    async def act(self, interaction: Interaction, values: list[str]) -> None:
-        await private.pick_peg(interaction, BOARD, self.fields["game"], self.fields["peg"], values)
-
-
-class DailySubmit(Input, route=drawn.DAILY_SEND):
-    """Sends the picked code as a guess."""
-
-    async def act(self, interaction: Interaction, values: list[str]) -> None:
-        await private.submit(interaction, BOARD, self.fields["game"], self.fields["version"])
-
-
-class DailyType(Input, route=drawn.DAILY_TYPE):
-    """Opens the code modal."""
-
-    async def act(self, interaction: Interaction, values: list[str]) -> None:
-        await private.open_modal(interaction, BOARD, self.fields["game"], self.fields["version"])
-
-
-class DailyShare(Input, route=drawn.DAILY_SHARE):
-    """Gives the clicker their spoiler-free result to copy."""
-
-    async def act(self, interaction: Interaction, values: list[str]) -> None:
-        await share(interaction, self.fields["game"])
-
-
-DYNAMIC_ITEMS: tuple[type[Input], ...] = (DailyPeg, DailySubmit, DailyType, DailyShare)
+DYNAMIC_ITEMS = (*private.inputs(BOARD), on_click(drawn.DAILY_SHARE, share))
 
 
 async def on_modal(interaction: Interaction, match: re.Match[str]) -> None:

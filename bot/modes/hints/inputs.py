@@ -10,8 +10,8 @@ from __future__ import annotations
 from bot.interactions import boards, replies
 from bot.interactions.cogs import ModeInputs
 from bot.interactions.context import Interaction
-from bot.interactions.items import Input
-from bot.interactions.replies import actor, guarded
+from bot.interactions.items import on_click
+from bot.interactions.replies import guarded
 from bot.interactions.spec import Feature
 from bot.modes.hints import actions as hints
 from bot.modes.hints import board
@@ -21,11 +21,8 @@ from bot.ui import i18n
 @guarded
 async def give_hint(interaction: Interaction, game_id: int) -> None:
     """Refuse privately before any work; else think privately while the solver works."""
+    game, who = await replies.checked_privately(interaction, hints.check, game_id)
     bot = interaction.client
-    who = actor(interaction)
-    game = await hints.check(bot.store, game_id, who)
-    if not await boards.redraw_clicked(interaction, game):  # where only clicks redraw boards
-        await interaction.response.defer(ephemeral=True, thinking=True)
     given = await hints.hint(bot.store, bot.solver, game, who)
     t = i18n.person(interaction)
     space = given.game.variant.space
@@ -35,14 +32,7 @@ async def give_hint(interaction: Interaction, game_id: int) -> None:
         await boards.redraw(interaction, given.applied)
 
 
-class HintButton(Input, route=board.HINT):
-    """A hint for the clicker, privately; counted in the game."""
-
-    async def act(self, interaction: Interaction, values: list[str]) -> None:
-        await give_hint(interaction, self.fields["game"])
-
-
-DYNAMIC_ITEMS: tuple[type[Input], ...] = (HintButton,)
+DYNAMIC_ITEMS = (on_click(board.HINT, give_hint),)
 
 
 class HintInputs(ModeInputs):

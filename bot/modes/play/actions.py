@@ -6,7 +6,13 @@ from bot.engine.actor import Actor
 from bot.engine.codes import Code
 from bot.engine.errors import NotYourGame, OwnerReason
 from bot.engine.game import GuessOutcome, MoveKind, Variant, require
-from bot.modes.common.actions import here, refuse_if_taken, running_here
+from bot.modes.common.actions import (
+    here,
+    refuse_if_taken,
+    running_here,
+    start_with_board,
+    started_by,
+)
 from bot.modes.play import rules
 from bot.modes.play.rules import NotAPlayGame, PlayGame
 from bot.solver_pool import SolverPool
@@ -30,15 +36,9 @@ async def start(
     """A new game with a fresh secret (in hard mode every guess must fit every answer); its
     board (already posted) is stored with it."""
     fresh = rules.new_play_game(
-        guild_id=actor.guild_id,
-        channel_id=actor.channel_id,
-        starter_id=actor.user_id,
-        variant=variant,
-        solo=solo,
-        reach=actor.reach,
-        hard=hard,
+        **started_by(actor), variant=variant, solo=solo, reach=actor.reach, hard=hard
     )
-    return await store.start(fresh, board=(actor.channel_id, board_message_id), source=actor.source)
+    return await start_with_board(store, actor, fresh, board_message_id)
 
 
 def _not_a_play_game() -> NotAPlayGame:

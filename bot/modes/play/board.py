@@ -4,7 +4,6 @@ and the Guess, Hint, Give up and Review buttons."""
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
 
 import discord
 
@@ -13,18 +12,10 @@ from bot.engine.game import MoveKind, Status
 from bot.modes.common import board as common_board
 from bot.modes.hints import board as hints_board
 from bot.modes.play.rules import NotAPlayGame, PlayGame
-from bot.modes.review.board import review_button
+from bot.modes.review.board import finished_view
 from bot.store import PlayerStats
-from bot.ui import components, text, words
+from bot.ui import components, embeds, text, words
 from bot.ui.boards import Drawn, Field
-from bot.ui.embeds import (
-    STATUS_COLOUR,
-    edition,
-    guess_grid,
-    how_pegs_score,
-    variant_line,
-    who,
-)
 from bot.ui.errors import ErrorWords
 from bot.ui.i18n import Messages
 from bot.ui.ids import ID, Route
@@ -43,10 +34,10 @@ def play_board(game: PlayGame, secret: Code | None = None, *, t: Messages) -> di
     variant = game.variant
     space = variant.space
     embed = discord.Embed(
-        title=f"Mastermind · {variant_line(game.variant, t)}",
-        colour=STATUS_COLOUR[game.status],
+        title=f"Mastermind · {embeds.variant_line(game.variant, t)}",
+        colour=embeds.STATUS_COLOUR[game.status],
     )
-    embed.description = guess_grid(space, game.moves, t=t, named=True)
+    embed.description = embeds.guess_grid(space, game.moves, t=t, named=True)
     embed.add_field(name=t.gettext("Colours"), value=text.legend(space, t=t), inline=False)
     if game.solo:
         mode = t.gettext("solo: only {player} guesses", player=mention(game.starter_id))
@@ -59,14 +50,14 @@ def play_board(game: PlayGame, secret: Code | None = None, *, t: Messages) -> di
             "Guess with /mastermind guess code:{example} or the Guess button.",
             example=space.example(),
         )
-        embed.set_footer(text=f"{how} {how_pegs_score(t)} · {edition(game, t)}")
+        embed.set_footer(text=f"{how} {embeds.how_pegs_score(t)} · {embeds.edition(game, t)}")
     else:
         embed.add_field(name=t.gettext("Result"), value=_play_result(game, t), inline=False)
         if secret is not None:
             embed.add_field(
                 name=t.gettext("Secret"), value=text.code_line(space, secret), inline=False
             )
-        embed.set_footer(text=edition(game, t))
+        embed.set_footer(text=embeds.edition(game, t))
     return embed
 
 
@@ -82,7 +73,7 @@ def guesses_left(game: PlayGame, *, t: Messages) -> str:
 def _play_result(game: PlayGame, t: Messages) -> str:
     used = len(game.moves)
     if game.status is Status.WON:
-        winner = who(game.winner_id, t)
+        winner = embeds.who(game.winner_id, t)
         return t.ngettext(
             "🎉 Cracked by {player} in {count} guess.",
             "🎉 Cracked by {player} in {count} guesses.",
@@ -108,10 +99,9 @@ def play_view(game: PlayGame, *, t: Messages) -> discord.ui.View | None:
     Review."""
     if game.id is None:
         return None
-    view = components.RenderedView()
     if game.is_over:
-        view.add_item(review_button(game.id, t=t))
-        return view
+        return finished_view(game.id, t=t)
+    view = components.RenderedView()
     guess = t.pgettext("button", "Guess")
     view.add_item(
         components.button(GUESS.id(game.id), guess, emoji="🎯", style=discord.ButtonStyle.primary)
@@ -166,17 +156,7 @@ def picker_view(
 ) -> discord.ui.View:
     """The private picker: a select per peg and Submit."""
     view = components.RenderedView()
-    for peg in range(space.pegs):
-        pick = PICK_PEG.id(game_id, peg)
-        view.add_item(components.peg_select(pick, peg, space, chosen[peg], t=t))
-    view.add_item(
-        components.button(
-            SUBMIT_PICK.id(game_id),
-            t.gettext("Submit guess"),
-            emoji="✅",
-            style=discord.ButtonStyle.success,
-        )
-    )
+    components.add_picker(view, PICK_PEG, game_id, space, chosen, SUBMIT_PICK.id(game_id), t=t)
     return view
 
 
@@ -194,14 +174,11 @@ def record_fields(record: PlayerStats, *, t: Messages) -> list[Field]:
     return fields
 
 
-def leaderboard(rows: Sequence[PlayerStats], *, t: Messages) -> discord.Embed:
-    """The server's best in play games."""
-    return common_board.leaderboard(
-        rows,
-        t=t,
-        title=t.gettext("Mastermind leaderboard"),
-        empty=t.gettext("No finished games yet. Start one with `/mastermind play`!"),
-    )
+leaderboard = common_board.Leaderboard(
+    lambda t: t.gettext("Mastermind leaderboard"),
+    lambda t: t.gettext("No finished games yet. Start one with `/mastermind play`!"),
+)
+"""The server's best in play games."""
 
 
 def _not_a_play_game(error: NotAPlayGame, t: Messages) -> str:

@@ -19,7 +19,7 @@ from bot.engine.game import GameKind, Status, Variant
 from bot.interactions import boards, private, replies
 from bot.interactions.cogs import ModeInputs
 from bot.interactions.context import Host, Interaction
-from bot.interactions.items import Input
+from bot.interactions.items import on_choice, on_click
 from bot.interactions.options import Colours, Guesses, Pegs, shared_options, variant
 from bot.interactions.replies import actor, guarded
 from bot.interactions.spec import ModeSpec
@@ -86,6 +86,7 @@ async def open_picker(interaction: Interaction, game_id: int) -> None:
 
 @guarded
 async def pick_peg(interaction: Interaction, game_id: int, peg: int, values: list[str]) -> None:
+    """Chooses one peg's colour in the private picker."""
     game = await play.may_guess(interaction.client.store, game_id, actor(interaction))
     space = game.variant.space
     if peg >= space.pegs:
@@ -102,6 +103,7 @@ async def pick_peg(interaction: Interaction, game_id: int, peg: int, values: lis
 
 @guarded
 async def submit_pick(interaction: Interaction, game_id: int) -> None:
+    """Sends the code picked in the private picker as a guess."""
     game = await play.may_guess(interaction.client.store, game_id, actor(interaction))
     space = game.variant.space
     chosen = components.picked_colours(interaction.message, game_id, space, route=board.PICK_PEG)
@@ -171,28 +173,11 @@ async def leaderboard(bot: Host, guild_id: int, t: Messages) -> discord.Embed:
 # --- the inputs discord.py routes here by custom_id --------------------------------------------
 
 
-class GuessButton(Input, route=board.GUESS):
-    """Opens the private picker (or the code modal) for a play game."""
-
-    async def act(self, interaction: Interaction, values: list[str]) -> None:
-        await open_picker(interaction, self.fields["game"])
-
-
-class PegSelect(Input, route=board.PICK_PEG):
-    """Chooses one peg's colour in the private picker."""
-
-    async def act(self, interaction: Interaction, values: list[str]) -> None:
-        await pick_peg(interaction, self.fields["game"], self.fields["peg"], values)
-
-
-class SubmitPick(Input, route=board.SUBMIT_PICK):
-    """Sends the code picked in the private picker as a guess."""
-
-    async def act(self, interaction: Interaction, values: list[str]) -> None:
-        await submit_pick(interaction, self.fields["game"])
-
-
-DYNAMIC_ITEMS: tuple[type[Input], ...] = (GuessButton, PegSelect, SubmitPick)
+DYNAMIC_ITEMS = (
+    on_click(board.GUESS, open_picker),
+    on_choice(board.PICK_PEG, pick_peg),
+    on_click(board.SUBMIT_PICK, submit_pick),
+)
 
 
 async def on_modal(interaction: Interaction, match: re.Match[str]) -> None:

@@ -6,31 +6,16 @@ whose players guess a secret of the bot's may build their game on `PlayGame` and
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from functools import cached_property
-from typing import ClassVar, Self
+from typing import ClassVar, Unpack
 
+from bot.engine import game as core
 from bot.engine.codes import Code
-from bot.engine.errors import BreaksAClue, NotYourGame, OwnerReason, WrongGameKind
-from bot.engine.game import (
-    BaseGame,
-    Derived,
-    GameKind,
-    GuessOutcome,
-    Move,
-    MoveKind,
-    Reach,
-    Secret,
-    Status,
-    Variant,
-    append,
-    draw_secret,
-    ending,
-    parse_guess,
-    require,
-    require_active,
-)
-from bot.engine.hard import Clue, first_broken_clue
+from bot.engine.errors import NotYourGame, OwnerReason, WrongGameKind
+from bot.engine.game import Derived, GameKind, GuessOutcome, Move, MoveKind, Reach, Status, Variant
+from bot.engine.hard import Clue
+from bot.modes.common.rules import Header, SecretGame, clues, on_secret, scored
 
 
 class NotAPlayGame(WrongGameKind, code="not-a-play-game"):
@@ -49,17 +34,15 @@ class HintOutcome:
 
 
 @dataclass(frozen=True, kw_only=True, repr=False)
-class PlayGame(BaseGame):
+class PlayGame(SecretGame):
     """The bot holds the secret; players in the channel (or only the starter, solo) guess it."""
 
     kind: ClassVar[GameKind] = GameKind.PLAY
 
-    secret: Secret
     solo: bool = False
-    hard: bool = False  # every guess must fit every answer so far
 
     def _derive(self) -> Derived:
-        if (end := ending(self.log)) is not None:
+        if (end := core.ending(self.log)) is not None:
             return Derived(Status.ABANDONED, ended_by=end.player_id)
         last = self.moves[-1] if self.moves else None
         if last is not None and last.black == self.variant.pegs:
@@ -78,78 +61,50 @@ class PlayGame(BaseGame):
         return 0 if self.is_over else self.variant.max_guesses - len(self.moves)
 
     @property
-    def revealed_secret(self) -> Code | None:
-        """The secret once the game is over (for the final board), else None."""
-        return self.secret.reveal() if self.is_over and self.secret.known else None
-
-    @property
     def clues(self) -> tuple[Clue, ...]:
         """Each guess with the answer it earned, in order (what hard mode and reviews read)."""
-        return tuple(
-            (move.code, (move.black, move.white))
-            for move in self.moves
-            if move.code is not None and move.black is not None and move.white is not None
-        )
+        return clues(self.moves)
 
     def clues_for(self, player_id: int) -> tuple[Clue, ...]:
-        """The clues a player's review covers: in a shared play game, every guess."""
+        """The clues a player's guess must fit and their review covers: in a shared play game,
+        every guess."""
         return self.clues
 
-    def withheld(self) -> Self:
-        return replace(self, secret=Secret.withheld()) if self.secret.known else self
-
-    def __repr__(self) -> str:
+    def _shown(self) -> tuple[tuple[str, object], ...]:
         return (
-            f"{type(self).__name__}(id={self.id}, guild_id={self.guild_id}, "
-            f"channel_id={self.channel_id}, starter_id={self.starter_id}, "
-            f"variant={self.variant}, solo={self.solo}, hard={self.hard}, "
-            f"status={self.status.value}, guesses={len(self.moves)}, version={self.version}, "
-            f"secret=<hidden>)"
+            ("solo", self.solo),
+            ("hard", self.hard),
+            ("status", self.status.value),
+            ("guesses", len(self.moves)),
         )
 
 
-def as_play(game: BaseGame) -> PlayGame:
+def as_play(game: core.Game) -> PlayGame:
     """`game` as a game players guess (a play game, or one built on it)."""
-    return require(game, PlayGame, lambda: NotAPlayGame(MoveKind.GUESS))
+    return core.require(game, PlayGame, lambda: NotAPlayGame(MoveKind.GUESS))
 
 
 def new_play_game(
     *,
-    guild_id: int | None,
-    channel_id: int,
-    starter_id: int,
     variant: Variant | None = None,
     solo: bool = False,
     secret: Code | None = None,
     hard: bool = False,
     reach: Reach = Reach.CHANNEL,
+    **header: Unpack[Header],
 ) -> PlayGame:
     """A fresh game; the secret is drawn with `secrets` unless one is given (tests, challenges)."""
-    variant = variant or Variant()
-    return PlayGame(
-        guild_id=guild_id,
-        channel_id=channel_id,
-        starter_id=starter_id,
-        variant=variant,
-        secret=draw_secret(variant, secret),
-        solo=solo,
-        hard=hard,
-        reach=reach,
-    )
+    return PlayGame(**header, **on_secret(variant, secret), solo=solo, hard=hard, reach=reach)
 
 
-def guess(game: BaseGame, player_id: int, code: Code | str) -> tuple[PlayGame, GuessOutcome]:
+def guess(game: core.Game, player_id: int, code: Code | str) -> tuple[PlayGame, GuessOutcome]:
     """Score one guess. Text is parsed; a tuple is validated against the variant."""
-    game = require(game, PlayGame, lambda: NotAPlayGame(MoveKind.GUESS))
-    require_active(game)
+    game = core.require(game, PlayGame, lambda: NotAPlayGame(MoveKind.GUESS))
+    core.require_active(game)
     if game.solo and player_id != game.starter_id:
         raise NotYourGame(game.starter_id, reason=OwnerReason.SOLO)
-    parsed = parse_guess(game.variant, code)
-    if game.hard and (broken := first_broken_clue(game.clues, parsed)) is not None:
-        raise BreaksAClue(broken)
-    black, white = game.secret.score(parsed)
-    move = Move(MoveKind.GUESS, player_id, parsed, black, white)
-    new = append(game, move)
+    move = scored(game, player_id, code)
+    new = core.append(game, move)
     outcome = GuessOutcome(
         move=move,
         number=len(new.moves),
@@ -160,11 +115,11 @@ def guess(game: BaseGame, player_id: int, code: Code | str) -> tuple[PlayGame, G
     return new, outcome
 
 
-def hint(game: BaseGame, player_id: int) -> tuple[PlayGame, HintOutcome]:
+def hint(game: core.Game, player_id: int) -> tuple[PlayGame, HintOutcome]:
     """Record that a player asked for a hint. The first since the last guess is level 1 (how
     many codes are left); a second one is level 2 (a code worth guessing)."""
-    game = require(game, PlayGame, lambda: NotAPlayGame(MoveKind.HINT))
-    require_active(game)
+    game = core.require(game, PlayGame, lambda: NotAPlayGame(MoveKind.HINT))
+    core.require_active(game)
     if game.solo and player_id != game.starter_id:
         raise NotYourGame(game.starter_id, reason=OwnerReason.SOLO)
     since_guess = 0
@@ -172,5 +127,5 @@ def hint(game: BaseGame, player_id: int) -> tuple[PlayGame, HintOutcome]:
         if move.kind is MoveKind.GUESS:
             break
         since_guess += move.kind is MoveKind.HINT
-    new = append(game, Move(MoveKind.HINT, player_id))
+    new = core.append(game, Move(MoveKind.HINT, player_id))
     return new, HintOutcome(level=1 if since_guess == 0 else 2, hints=new.hints)

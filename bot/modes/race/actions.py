@@ -17,7 +17,14 @@ from bot.engine.actor import Actor
 from bot.engine.codes import Code
 from bot.engine.errors import GameError, GameOver
 from bot.engine.game import GameKind, MoveKind, Variant
-from bot.modes.common.actions import game_here, here, refuse_if_taken, running_here
+from bot.modes.common.actions import (
+    game_here,
+    here,
+    refuse_if_taken,
+    running_here,
+    start_with_board,
+    started_by,
+)
 from bot.modes.race import rules
 from bot.modes.race.rules import NotARace, NotInRace, RaceGame, RaceStarted
 from bot.store import AlreadyApplied, Applied, Store
@@ -53,16 +60,14 @@ async def start(
 ) -> RaceGame:
     """Open a lobby with a fresh secret and the starter in it; its board is already posted."""
     fresh = rules.new_race_game(
-        guild_id=actor.guild_id,
-        channel_id=actor.channel_id,
-        starter_id=actor.user_id,
+        **started_by(actor),
         opened_at=int(now),
         join_seconds=join_seconds,
         time_limit=minutes * 60,
         variant=variant,
         hard=hard,
     )
-    return await store.start(fresh, board=(actor.channel_id, board_message_id), source=actor.source)
+    return await start_with_board(store, actor, fresh, board_message_id)
 
 
 async def race_here(store: Store, game_id: int, actor: Actor) -> RaceGame:

@@ -10,14 +10,13 @@ by itself, so the board needs no redraw to show the time left.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import Any
 
 import discord
 
 from bot.engine.game import Status
 from bot.modes.common import board as common_board
-from bot.modes.common.board import average, marks
+from bot.modes.common.board import average, counts, marks
 from bot.modes.race.actions import RaceNeedsServer
 from bot.modes.race.rules import (
     AlreadyJoined,
@@ -32,7 +31,7 @@ from bot.modes.race.rules import (
     RaceStarted,
     RaceTiming,
 )
-from bot.modes.review.board import review_button
+from bot.modes.review.board import finished_view
 from bot.store import PlayerStats
 from bot.ui import components, embeds, text, words
 from bot.ui.boards import Drawn, Field
@@ -204,10 +203,9 @@ def board_view(game: RaceGame, *, t: Messages) -> discord.ui.View | None:
     Review (each racer's own guesses)."""
     if game.id is None:
         return None
-    view = components.RenderedView()
     if game.is_over:
-        view.add_item(review_button(game.id, t=t))
-        return view
+        return finished_view(game.id, t=t)
+    view = components.RenderedView()
     if not game.started:
         view.add_item(
             _button(RACE_JOIN.id(game.id), t.gettext("Join"), "🙋", discord.ButtonStyle.primary)
@@ -346,25 +344,9 @@ def private_view(
     made = len(game.guesses_of(player_id))
     view = components.RenderedView()
     if space.pegs <= components.PICKER_MAX_PEGS:
-        for peg in range(space.pegs):
-            pick = RACE_PICK.id(game.id, peg)
-            view.add_item(components.peg_select(pick, peg, space, chosen[peg], t=t))
-        view.add_item(
-            _button(
-                RACE_SEND.id(game.id, made),
-                t.gettext("Submit guess"),
-                "✅",
-                discord.ButtonStyle.success,
-            )
-        )
-    view.add_item(
-        _button(
-            RACE_TYPE.id(game.id, made),
-            t.gettext("Type a code"),
-            "⌨️",
-            discord.ButtonStyle.secondary,
-        )
-    )
+        send = RACE_SEND.id(game.id, made)
+        components.add_picker(view, RACE_PICK, game.id, space, chosen, send, t=t)
+    view.add_item(components.type_code_button(RACE_TYPE.id(game.id, made), t=t))
     return view
 
 
@@ -383,9 +365,8 @@ def _race_record(record: PlayerStats, t: Messages) -> str:
         return t.gettext("No races yet.")
     line = t.gettext(
         "Races **{played}** · won **{won}** ({rate})",
-        played=t.number(record.played),
-        won=t.number(record.won),
         rate=t.percent(record.win_rate),
+        **counts(record, t),
     )
     line += " · " + average(record, t)
     if record.best:
@@ -399,15 +380,12 @@ def record_field(record: PlayerStats, *, t: Messages) -> Field:
     return Field(t.gettext("Races"), _race_record(record, t), inline=False)
 
 
-def leaderboard(rows: Sequence[PlayerStats], *, t: Messages) -> discord.Embed:
-    """The server's best racers, with their average guesses."""
-    return common_board.leaderboard(
-        rows,
-        t=t,
-        title=t.gettext("Race leaderboard"),
-        empty=t.gettext("No finished races yet."),
-        averages=True,
-    )
+leaderboard = common_board.Leaderboard(
+    lambda t: t.gettext("Race leaderboard"),
+    lambda t: t.gettext("No finished races yet."),
+    averages=True,
+)
+"""The server's best racers, with their average guesses."""
 
 
 ERRORS: ErrorWords = {

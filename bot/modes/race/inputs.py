@@ -27,8 +27,9 @@ from bot.engine.game import GameKind, GuessOutcome, MoveKind, Reach, Variant
 from bot.interactions import boards, private, replies
 from bot.interactions.cogs import ModeInputs
 from bot.interactions.context import Host, Interaction
-from bot.interactions.items import Input
+from bot.interactions.items import on_click
 from bot.interactions.options import Colours, Guesses, Pegs, shared_options, variant
+from bot.interactions.private import Picked
 from bot.interactions.reach import reach_of
 from bot.interactions.replies import actor, guarded
 from bot.interactions.spec import ModeSpec
@@ -39,7 +40,7 @@ from bot.modes.race.record import RaceRecord
 from bot.modes.race.rules import RaceGame, RaceNotStarted, clock_move
 from bot.store import Applied, Board
 from bot.ui import i18n
-from bot.ui.boards import Field
+from bot.ui.boards import Drawn, Field
 from bot.ui.i18n import Messages, slash
 
 log = logging.getLogger(__name__)
@@ -88,6 +89,7 @@ async def start(
 
 @guarded
 async def join(interaction: Interaction, game_id: int) -> None:
+    """Join: the clicker enters the race's lobby."""
     applied = await race.join(interaction.client.store, game_id, actor(interaction))
     async with replies.committed(interaction, "game"):
         await _show_board(interaction, race.race_of(applied), applied.board)
@@ -152,7 +154,7 @@ async def _send_private(interaction: Interaction, game: RaceGame, note: str | No
 class RaceBoard:
     """A racer's own board of a race, stamped with how many guesses it shows them."""
 
-    pick = drawn.RACE_PICK
+    pick, send, type_code = drawn.RACE_PICK, drawn.RACE_SEND, drawn.RACE_TYPE
 
     async def load(self, interaction: Interaction, game_id: int) -> RaceGame:
         return await race.racer(interaction.client.store, game_id, actor(interaction))
@@ -169,18 +171,11 @@ class RaceBoard:
     def modal(self, game: RaceGame, player_id: int, t: i18n.Messages) -> discord.ui.Modal:
         return drawn.code_modal(game, self.stamp(game, player_id), t=t)
 
-    async def redraw(
-        self,
-        interaction: Interaction,
-        game: RaceGame,
-        chosen: list[int | None] | None = None,
-        note: str | None = None,
-    ) -> None:
+    def draw(
+        self, interaction: Interaction, game: RaceGame, chosen: Picked | None, note: str | None
+    ) -> Drawn:
         t = i18n.person(interaction)
-        board = drawn.private(game, interaction.user.id, chosen, note=note, t=t)
-        await interaction.response.edit_message(
-            content=board.content, embed=board.embed, view=board.view
-        )
+        return drawn.private(game, interaction.user.id, chosen, note=note, t=t)
 
     async def guess(
         self, interaction: Interaction, game: RaceGame, stamp: int, code: str | Code
@@ -191,7 +186,7 @@ class RaceBoard:
         applied = await race.guess(bot.store, game.id, actor(interaction), code, after=stamp)
         new = race.race_of(applied)
         async with replies.committed(interaction, "guess"):
-            await self.redraw(interaction, new)
+            await private.redraw(interaction, self, new)
             await _after_guess(interaction, applied)
 
 
@@ -313,55 +308,11 @@ async def leaderboard(bot: Host, guild_id: int, t: Messages) -> discord.Embed:
 # --- the inputs discord.py routes here by custom_id --------------------------------------------
 
 
-class JoinButton(Input, route=drawn.RACE_JOIN):
-    """Joins the race's lobby."""
-
-    async def act(self, interaction: Interaction, values: list[str]) -> None:
-        await join(interaction, self.fields["game"])
-
-
-class StartButton(Input, route=drawn.RACE_START):
-    """The starter starts the race before the join window closes."""
-
-    async def act(self, interaction: Interaction, values: list[str]) -> None:
-        await start_now(interaction, self.fields["game"])
-
-
-class MyBoardButton(Input, route=drawn.RACE_BOARD):
-    """Opens (again) the clicker's private board of the race."""
-
-    async def act(self, interaction: Interaction, values: list[str]) -> None:
-        await my_board(interaction, self.fields["game"])
-
-
-class RacePeg(Input, route=drawn.RACE_PICK):
-    """Chooses one peg's colour on a private race board."""
-
-    async def act(self, interaction: Interaction, values: list[str]) -> None:
-        await private.pick_peg(interaction, BOARD, self.fields["game"], self.fields["peg"], values)
-
-
-class RaceSubmit(Input, route=drawn.RACE_SEND):
-    """Sends the picked code as the racer's next guess."""
-
-    async def act(self, interaction: Interaction, values: list[str]) -> None:
-        await private.submit(interaction, BOARD, self.fields["game"], self.fields["made"])
-
-
-class RaceType(Input, route=drawn.RACE_TYPE):
-    """Opens the code modal of a private race board."""
-
-    async def act(self, interaction: Interaction, values: list[str]) -> None:
-        await private.open_modal(interaction, BOARD, self.fields["game"], self.fields["made"])
-
-
-DYNAMIC_ITEMS: tuple[type[Input], ...] = (
-    JoinButton,
-    StartButton,
-    MyBoardButton,
-    RacePeg,
-    RaceSubmit,
-    RaceType,
+DYNAMIC_ITEMS = (
+    on_click(drawn.RACE_JOIN, join),
+    on_click(drawn.RACE_START, start_now),
+    on_click(drawn.RACE_BOARD, my_board),
+    *private.inputs(BOARD),
 )
 
 

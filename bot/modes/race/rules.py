@@ -6,13 +6,13 @@ the rules need no clock of their own: the caller says what time it is (`now`, un
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from functools import cached_property
-from typing import ClassVar, Self
+from typing import ClassVar, Unpack
 
+from bot.engine import game as core
 from bot.engine.codes import Code
 from bot.engine.errors import (
-    BreaksAClue,
     GameError,
     InvalidVariant,
     NotYourGame,
@@ -20,24 +20,9 @@ from bot.engine.errors import (
     StaleGame,
     WrongGameKind,
 )
-from bot.engine.game import (
-    BaseGame,
-    Derived,
-    GameKind,
-    GuessOutcome,
-    Move,
-    MoveKind,
-    Secret,
-    Status,
-    Variant,
-    append,
-    draw_secret,
-    ending,
-    parse_guess,
-    require,
-    require_active,
-)
-from bot.engine.hard import Clue, first_broken_clue
+from bot.engine.game import Derived, GameKind, GuessOutcome, Move, MoveKind, Status, Variant
+from bot.engine.hard import Clue
+from bot.modes.common.rules import Header, SecretGame, clues, on_secret, scored
 
 
 class NotInRace(GameError, code="not-in-race"):
@@ -99,7 +84,7 @@ class Placing:
 
 
 @dataclass(frozen=True, kw_only=True, repr=False)
-class RaceGame(BaseGame):
+class RaceGame(SecretGame):
     """Several players crack the same secret, each on their own, in one append-only log.
 
     The lobby is the JOIN moves (the starter's is the first); START (by the starter, or by the
@@ -116,14 +101,12 @@ class RaceGame(BaseGame):
 
     kind: ClassVar[GameKind] = GameKind.RACE
 
-    secret: Secret
-    hard: bool = False  # each guess must fit every answer that player has had
     lobby_until: int
     race_until: int
 
     def _derive(self) -> Derived:
         winner = next((p for p in self.finishers if self.cracked(p)), None)
-        end = ending(self.log)
+        end = core.ending(self.log)
         if end is not None and end.kind is MoveKind.GIVE_UP:
             return Derived(Status.ABANDONED, winner_id=winner, ended_by=end.player_id)
         if end is not None or (self.started and len(self.finishers) == len(self.players)):
@@ -179,12 +162,9 @@ class RaceGame(BaseGame):
         return self.variant.max_guesses - len(self.guesses_of(player_id))
 
     def clues_for(self, player_id: int) -> tuple[Clue, ...]:
-        """A player's own clues: in a race nobody sees anyone else's colours."""
-        return tuple(
-            (move.code, (move.black, move.white))
-            for move in self.guesses_of(player_id)
-            if move.code is not None and move.black is not None and move.white is not None
-        )
+        """A player's own clues: in a race nobody sees anyone else's colours (in hard mode,
+        each guess must fit every answer that player has had)."""
+        return clues(self.guesses_of(player_id))
 
     @cached_property
     def ranking(self) -> tuple[Placing, ...]:
@@ -209,7 +189,7 @@ class RaceGame(BaseGame):
     @property
     def timed_out(self) -> bool:
         """The clock ended it (its time limit, or nobody moved for too long)."""
-        end = ending(self.log)
+        end = core.ending(self.log)
         return end is not None and end.kind is MoveKind.TIMEOUT
 
     @property
@@ -219,20 +199,12 @@ class RaceGame(BaseGame):
             return None
         return self.race_until if self.started else self.lobby_until
 
-    @property
-    def revealed_secret(self) -> Code | None:
-        """The secret once the race is over (for the final board), else None."""
-        return self.secret.reveal() if self.is_over and self.secret.known else None
-
-    def withheld(self) -> Self:
-        return replace(self, secret=Secret.withheld()) if self.secret.known else self
-
-    def __repr__(self) -> str:
+    def _shown(self) -> tuple[tuple[str, object], ...]:
         return (
-            f"RaceGame(id={self.id}, guild_id={self.guild_id}, channel_id={self.channel_id}, "
-            f"starter_id={self.starter_id}, variant={self.variant}, hard={self.hard}, "
-            f"players={len(self.players)}, started={self.started}, "
-            f"status={self.status.value}, version={self.version}, secret=<hidden>)"
+            ("hard", self.hard),
+            ("players", len(self.players)),
+            ("started", self.started),
+            ("status", self.status.value),
         )
 
 
@@ -246,39 +218,33 @@ class LobbyOutcome:
 
 def new_race_game(
     *,
-    guild_id: int | None,
-    channel_id: int,
-    starter_id: int,
     opened_at: int,
     join_seconds: int,
     time_limit: int,
     variant: Variant | None = None,
     hard: bool = False,
     secret: Code | None = None,
+    **header: Unpack[Header],
 ) -> RaceGame:
     """A race's lobby, opened at `opened_at` (unix seconds) with its starter in it. Guessing
     opens when the starter starts it or `join_seconds` later; the race ends `time_limit`
     seconds after the lobby was due to close (a race started early gets that time as well)."""
     if join_seconds < 0 or time_limit < 1:
         raise RaceTiming(join_seconds, time_limit)
-    variant = variant or Variant()
     return RaceGame(
-        guild_id=guild_id,
-        channel_id=channel_id,
-        starter_id=starter_id,
-        variant=variant,
-        secret=draw_secret(variant, secret),
+        **header,
+        **on_secret(variant, secret),
         hard=hard,
         lobby_until=opened_at + join_seconds,
         race_until=opened_at + join_seconds + time_limit,
-        log=(Move(MoveKind.JOIN, starter_id),),
+        log=(Move(MoveKind.JOIN, header["starter_id"]),),
     )
 
 
-def join(game: BaseGame, player_id: int) -> tuple[RaceGame, LobbyOutcome]:
+def join(game: core.Game, player_id: int) -> tuple[RaceGame, LobbyOutcome]:
     """A player enters the lobby: only before the start, once, and while there is room."""
-    game = require(game, RaceGame, NotARace)
-    require_active(game)
+    game = core.require(game, RaceGame, NotARace)
+    core.require_active(game)
     if game.started:
         raise RaceStarted()
     if player_id in game.players:
@@ -286,26 +252,26 @@ def join(game: BaseGame, player_id: int) -> tuple[RaceGame, LobbyOutcome]:
     if len(game.players) >= MAX_RACERS:
         raise RaceFull()
     move = Move(MoveKind.JOIN, player_id)
-    new = append(game, move)
+    new = core.append(game, move)
     return new, LobbyOutcome(move, new.players)
 
 
-def start_race(game: BaseGame, player_id: int | None) -> tuple[RaceGame, LobbyOutcome]:
+def start_race(game: core.Game, player_id: int | None) -> tuple[RaceGame, LobbyOutcome]:
     """Open guessing: by the starter (`player_id`), or by the clock (None) once the lobby's
     time is up, which is the bot's to decide (`clock_move`)."""
-    game = require(game, RaceGame, NotARace)
-    require_active(game)
+    game = core.require(game, RaceGame, NotARace)
+    core.require_active(game)
     if game.started:
         raise RaceStarted()
     if player_id is not None and player_id != game.starter_id:
         raise NotTheStarter(game.starter_id)
     move = Move(MoveKind.START, player_id)
-    new = append(game, move)
+    new = core.append(game, move)
     return new, LobbyOutcome(move, new.players)
 
 
 def race_guess(
-    game: BaseGame, player_id: int, code: Code | str, *, after: int | None = None
+    game: core.Game, player_id: int, code: Code | str, *, after: int | None = None
 ) -> tuple[RaceGame, GuessOutcome]:
     """Score one racer's guess against the shared secret. `after`: how many guesses the
     player's board showed; a guess made from an older board is refused (StaleGame).
@@ -314,8 +280,8 @@ def race_guess(
     once they cracked it and LOST once they are out of guesses, and `secret` shows only when
     the whole race is over.
     """
-    game = require(game, RaceGame, NotARace)
-    require_active(game)
+    game = core.require(game, RaceGame, NotARace)
+    core.require_active(game)
     if not game.started:
         raise RaceNotStarted()
     if player_id not in game.players:
@@ -325,12 +291,8 @@ def race_guess(
     made = len(game.guesses_of(player_id))
     if after is not None and after != made:
         raise StaleGame()
-    parsed = parse_guess(game.variant, code)
-    if game.hard and (broken := first_broken_clue(game.clues_for(player_id), parsed)) is not None:
-        raise BreaksAClue(broken)
-    black, white = game.secret.score(parsed)
-    move = Move(MoveKind.GUESS, player_id, parsed, black, white)
-    new = append(game, move)
+    move = scored(game, player_id, code)
+    new = core.append(game, move)
     if new.cracked(player_id):
         status = Status.WON
     elif new.finished(player_id):
@@ -347,7 +309,7 @@ def race_guess(
     return new, outcome
 
 
-def clock_move(game: BaseGame, now: float) -> MoveKind | None:
+def clock_move(game: core.Game, now: float) -> MoveKind | None:
     """What the clock must do to a race at `now` (unix seconds): START once its lobby's time is
     up, TIMEOUT once the race's is; None when nothing is due (or it is not a running race)."""
     if not isinstance(game, RaceGame) or game.is_over:

@@ -19,7 +19,7 @@ from bot.engine.codes import CodeSpace
 from bot.engine.job_types import ReviewedGuess
 from bot.engine.review import ReviewSummary
 from bot.modes.review.actions import ReviewNeedsPlay, ReviewNotYet
-from bot.ui import text
+from bot.ui import components, text
 from bot.ui.errors import ErrorWords
 from bot.ui.i18n import Messages
 from bot.ui.ids import ID, Route
@@ -32,12 +32,12 @@ COLOUR = discord.Colour.teal()
 
 def review_button(game_id: int, *, t: Messages) -> discord.ui.Button[Any]:
     """The button that opens a finished game's review, privately, for whoever clicks it."""
-    return discord.ui.Button(
-        label=t.pgettext("button", "Review"),
-        emoji="🔍",
-        style=discord.ButtonStyle.secondary,
-        custom_id=REVIEW.id(game_id),
-    )
+    return components.button(REVIEW.id(game_id), t.pgettext("button", "Review"), emoji="🔍")
+
+
+def finished_view(game_id: int, *, t: Messages) -> discord.ui.View:
+    """A finished board's buttons: its Review."""
+    return components.view_of(review_button(game_id, t=t))
 
 
 def review_embed(

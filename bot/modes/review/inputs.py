@@ -7,11 +7,11 @@ game's channel, a private game's own player, and nobody while the game runs.
 
 from __future__ import annotations
 
-from bot.interactions import boards
+from bot.interactions import replies
 from bot.interactions.cogs import ModeInputs
 from bot.interactions.context import Interaction
-from bot.interactions.items import Input
-from bot.interactions.replies import actor, guarded
+from bot.interactions.items import on_click
+from bot.interactions.replies import guarded
 from bot.interactions.spec import Feature
 from bot.modes.review import actions as review
 from bot.modes.review import board
@@ -22,12 +22,8 @@ from bot.ui import i18n
 @guarded
 async def open_review(interaction: Interaction, game_id: int) -> None:
     """Refuse privately before any work; else think privately while the workers review."""
-    bot = interaction.client
-    who = actor(interaction)
-    game = await review.reviewable(bot.store, game_id, who)
-    if not await boards.redraw_clicked(interaction, game):  # where only clicks redraw boards
-        await interaction.response.defer(ephemeral=True, thinking=True)
-    reviewed = await review.review(bot.solver, game, who)
+    game, who = await replies.checked_privately(interaction, review.reviewable, game_id)
+    reviewed = await review.review(interaction.client.solver, game, who)
     embed = review_embed(
         game_id,
         game.variant.space,
@@ -38,14 +34,7 @@ async def open_review(interaction: Interaction, game_id: int) -> None:
     await interaction.followup.send(embed=embed, ephemeral=True)
 
 
-class ReviewButton(Input, route=board.REVIEW):
-    """Opens a finished game's review for the clicker."""
-
-    async def act(self, interaction: Interaction, values: list[str]) -> None:
-        await open_review(interaction, self.fields["game"])
-
-
-DYNAMIC_ITEMS: tuple[type[Input], ...] = (ReviewButton,)
+DYNAMIC_ITEMS = (on_click(board.REVIEW, open_review),)
 
 
 class ReviewInputs(ModeInputs):

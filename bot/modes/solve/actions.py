@@ -15,7 +15,12 @@ from bot.engine.game import MoveKind, Variant, require
 from bot.engine.job_types import NextGuess, NoCodeLeft
 from bot.engine.search import check_size
 from bot.engine.strategies import get_strategy
-from bot.modes.common.actions import refuse_if_taken, running_here
+from bot.modes.common.actions import (
+    refuse_if_taken,
+    running_here,
+    start_with_board,
+    started_by,
+)
 from bot.modes.solve import rules
 from bot.modes.solve.rules import NotASolveGame, SolveGame
 from bot.solver_pool import SolverPool
@@ -69,15 +74,13 @@ async def start(
     board_message_id: int,
 ) -> SolveGame:
     fresh = rules.new_solve_game(
-        guild_id=actor.guild_id,
-        channel_id=actor.channel_id,
-        starter_id=actor.user_id,
+        **started_by(actor),
         first_guess=first_guess,
         variant=variant,
         strategy=strategy,
         reach=actor.reach,
     )
-    return await store.start(fresh, board=(actor.channel_id, board_message_id), source=actor.source)
+    return await start_with_board(store, actor, fresh, board_message_id)
 
 
 def not_a_solve_game() -> NotASolveGame:

@@ -9,6 +9,7 @@ import discord
 
 from bot.engine.answers import possible_answers
 from bot.engine.game import Game, MoveKind, Status
+from bot.modes.common.board import counts
 from bot.modes.solve.rules import (
     NoGuessToAnswer,
     NotASolveGame,
@@ -217,11 +218,7 @@ def approximate_note(t: Messages) -> str:
 def _solve_record(record: PlayerStats, t: Messages) -> str:
     if not record.played:
         return t.gettext("None yet: `/mastermind solve` and I crack yours.")
-    line = t.gettext(
-        "Games **{played}** · I cracked **{won}**",
-        played=t.number(record.played),
-        won=t.number(record.won),
-    )
+    line = t.gettext("Games **{played}** · I cracked **{won}**", **counts(record, t))
     if record.best:
         line += " · " + t.gettext("my best: {guesses}", guesses=words.guesses(t, record.best))
     return line

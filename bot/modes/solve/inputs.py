@@ -12,7 +12,7 @@ from bot.engine.strategies import DEFAULT_STRATEGY
 from bot.interactions import boards, replies
 from bot.interactions.cogs import ModeInputs
 from bot.interactions.context import Host, Interaction
-from bot.interactions.items import Input
+from bot.interactions.items import Input, on_click
 from bot.interactions.options import STRATEGY_CHOICES, Colours, Pegs, shared_options, variant
 from bot.interactions.replies import actor, guarded
 from bot.interactions.spec import ModeSpec
@@ -84,6 +84,7 @@ async def _answer(
 
 @guarded
 async def undo(interaction: Interaction, game_id: int, version: int) -> None:
+    """Undo: takes back the last answer."""
     bot = interaction.client
     who = actor(interaction)
     game = await solve.owned(bot.store, game_id, version, who)
@@ -96,6 +97,7 @@ async def undo(interaction: Interaction, game_id: int, version: int) -> None:
 
 @guarded
 async def stop(interaction: Interaction, game_id: int) -> None:
+    """Stop: ends a solve game (the starter or a moderator)."""
     bot = interaction.client
     applied = await common.give_up(bot.store, game_id, actor(interaction))
     game = require(applied.game, SolveGame, solve.not_a_solve_game)
@@ -140,14 +142,6 @@ async def record(bot: Host, guild_id: int | None, user_id: int, t: Messages) -> 
 # --- the inputs discord.py routes here by custom_id --------------------------------------------
 
 
-class AnswerButton(Input, route=board.ANSWER):
-    """One possible answer to the bot's guess; its version refuses a click on an older guess."""
-
-    async def act(self, interaction: Interaction, values: list[str]) -> None:
-        f = self.fields
-        await answer(interaction, f["game"], f["version"], f["black"], f["white"])
-
-
 class AnswerSelect(Input, route=board.ANSWER_SELECT):
     """For many pegs: the possible answers split over two selects; choosing one answers."""
 
@@ -155,21 +149,12 @@ class AnswerSelect(Input, route=board.ANSWER_SELECT):
         await answer_from_select(interaction, self.fields["game"], self.fields["version"], values)
 
 
-class UndoButton(Input, route=board.UNDO):
-    """Takes back the last answer."""
-
-    async def act(self, interaction: Interaction, values: list[str]) -> None:
-        await undo(interaction, self.fields["game"], self.fields["version"])
-
-
-class StopButton(Input, route=board.STOP_SOLVE):
-    """Ends a solve game (the starter or a moderator)."""
-
-    async def act(self, interaction: Interaction, values: list[str]) -> None:
-        await stop(interaction, self.fields["game"])
-
-
-DYNAMIC_ITEMS: tuple[type[Input], ...] = (AnswerButton, AnswerSelect, UndoButton, StopButton)
+DYNAMIC_ITEMS = (
+    on_click(board.ANSWER, answer),
+    AnswerSelect,
+    on_click(board.UNDO, undo),
+    on_click(board.STOP_SOLVE, stop),
+)
 
 
 class SolveInputs(ModeInputs):

@@ -8,8 +8,9 @@ before the transition), so a transition only records them.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import ClassVar
+from typing import ClassVar, Unpack
 
+from bot.engine import game as core
 from bot.engine.codes import Code, CodeError
 from bot.engine.errors import (
     GameError,
@@ -19,20 +20,8 @@ from bot.engine.errors import (
     OwnerReason,
     WrongGameKind,
 )
-from bot.engine.game import (
-    BaseGame,
-    Derived,
-    GameKind,
-    Move,
-    MoveKind,
-    Reach,
-    Status,
-    Variant,
-    append,
-    ending,
-    require,
-    require_active,
-)
+from bot.engine.game import Derived, GameKind, Move, MoveKind, Reach, Status, Variant
+from bot.modes.common.rules import Header
 
 
 class NoGuessToAnswer(GameError, code="no-guess-to-answer"):
@@ -72,7 +61,7 @@ class UndoOutcome:
 
 
 @dataclass(frozen=True, kw_only=True, repr=False)
-class SolveGame(BaseGame):
+class SolveGame(core.BaseGame):
     """The player holds a code in their head; the bot guesses and the player answers."""
 
     kind: ClassVar[GameKind] = GameKind.SOLVE
@@ -92,7 +81,7 @@ class SolveGame(BaseGame):
                 answers.pop()
                 if not stuck:
                     guesses.pop()
-        if (end := ending(self.log)) is not None:
+        if (end := core.ending(self.log)) is not None:
             status, ended_by = Status.ABANDONED, end.player_id
         elif answers and answers[-1][0] == self.variant.pegs:
             status, ended_by = Status.SOLVED, None
@@ -133,30 +122,20 @@ class SolveGame(BaseGame):
 
 def new_solve_game(
     *,
-    guild_id: int | None,
-    channel_id: int,
-    starter_id: int,
     first_guess: Code,
     variant: Variant | None = None,
     strategy: str = "knuth",
     reach: Reach = Reach.CHANNEL,
+    **header: Unpack[Header],
 ) -> SolveGame:
     """A fresh solve game with the bot's opening guess already on the board."""
     variant = variant or Variant()
     opening = _bot_guess(variant, first_guess)
-    return SolveGame(
-        guild_id=guild_id,
-        channel_id=channel_id,
-        starter_id=starter_id,
-        variant=variant,
-        strategy=strategy,
-        log=(opening,),
-        reach=reach,
-    )
+    return SolveGame(**header, variant=variant, strategy=strategy, log=(opening,), reach=reach)
 
 
 def answer(
-    game: BaseGame, player_id: int, black: int, white: int, next_guess: Code | None
+    game: core.Game, player_id: int, black: int, white: int, next_guess: Code | None
 ) -> tuple[SolveGame, AnswerOutcome]:
     """Record the player's answer to the waiting guess and the bot's next guess.
 
@@ -164,8 +143,8 @@ def answer(
     so far, so the game is stuck until the player undoes one. After an all-black answer the
     game is solved and `next_guess` is ignored.
     """
-    game = require(game, SolveGame, lambda: NotASolveGame(MoveKind.ANSWER))
-    require_active(game)
+    game = core.require(game, SolveGame, lambda: NotASolveGame(MoveKind.ANSWER))
+    core.require_active(game)
     _require_starter(game, player_id)
     if not game.awaiting_answer:
         raise NoGuessToAnswer()
@@ -177,7 +156,7 @@ def answer(
     solved = black == game.variant.pegs
     if not solved and next_guess is not None:
         moves.append(_bot_guess(game.variant, next_guess))
-    new = append(game, *moves)
+    new = core.append(game, *moves)
     outcome = AnswerOutcome(
         answer=(black, white),
         number=len(game.guesses),
@@ -187,14 +166,14 @@ def answer(
     return new, outcome
 
 
-def undo(game: BaseGame, player_id: int) -> tuple[SolveGame, UndoOutcome]:
+def undo(game: core.Game, player_id: int) -> tuple[SolveGame, UndoOutcome]:
     """Take back the last answer (and the guess the bot made from it, if any)."""
-    game = require(game, SolveGame, lambda: NotASolveGame(MoveKind.UNDO))
-    require_active(game)
+    game = core.require(game, SolveGame, lambda: NotASolveGame(MoveKind.UNDO))
+    core.require_active(game)
     _require_starter(game, player_id)
     if not game.answers:
         raise NothingToUndo()
-    new = append(game, Move(MoveKind.UNDO, player_id))
+    new = core.append(game, Move(MoveKind.UNDO, player_id))
     awaiting = new.current_guess
     assert awaiting is not None  # after an undo the last remaining guess always waits
     outcome = UndoOutcome(
