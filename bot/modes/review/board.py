@@ -115,22 +115,17 @@ def row_text(space: CodeSpace, row: ReviewedGuess, *, t: Messages) -> str:
         knuth = t.gettext("🧠 Knuth: the same, it was the only code left.")
     else:
         verdict = "✅" if row.as_good_as_knuth else "⚠️"
-        code = text.code_line(space, row.knuth_guess)
-        if row.knuth_exact:
-            knuth = t.ngettext(
-                "🧠 Knuth would have guessed {code}: up to **{count}** code. {verdict}",
-                "🧠 Knuth would have guessed {code}: up to **{count}** codes. {verdict}",
-                row.knuth_leaves.worst,
-                code=code,
-                verdict=verdict,
-            )
-        else:  # the exact search would have overrun the move budget: an estimate
-            knuth = t.ngettext(
-                "🧠 Knuth would probably have guessed {code}: up to **{count}** code. {verdict}",
-                "🧠 Knuth would probably have guessed {code}: up to **{count}** codes. {verdict}",
-                row.knuth_leaves.worst,
-                code=code,
-                verdict=verdict,
+        knuth = t.ngettext(
+            "🧠 Knuth would have guessed {code}: up to **{count}** code. {verdict}",
+            "🧠 Knuth would have guessed {code}: up to **{count}** codes. {verdict}",
+            row.knuth_leaves.worst,
+            code=text.code_line(space, row.knuth_guess),
+            verdict=verdict,
+        )
+        if not row.knuth_exact:  # the exact search would have overrun the move budget
+            knuth += "\n≈ " + t.gettext(
+                "An estimate: Knuth's exact search would take too long at this point of so "
+                "large a game."
             )
     return f"{possible} · {secret}\n{left}\n{knuth}"
 
