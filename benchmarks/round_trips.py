@@ -12,6 +12,9 @@ and the bot is left to fall quiet before the next, so everything it did belongs 
 * batched marks: the background group commit of which version each board shows (`BoardMarks`);
 * other: any other task (a board redrawn in the background, a timer).
 
+One row is not one interaction: four players typing a guess at the same moment, counted
+together, which shows how many times the board is edited for four simultaneous moves.
+
 REST is every request the bot made to the fake Discord meanwhile (answers, followups, edits).
 Issue #20's bound, which `tests/test_round_trips.py` holds: a play guess (slash or picker) is
 one write transaction and at most one read on its path.
@@ -55,6 +58,7 @@ for this long (the board marks wait 0.05 s to batch, so their write falls inside
 MARKS_TASK = "board-marks"
 PLAY_GUESS = "play: /mastermind guess"
 PICKER_SUBMIT = "play: picker Submit"
+BURST = "play: 4 players guess at once"
 T = TypeVar("T")
 
 
@@ -261,8 +265,18 @@ async def pick(meter: Meter, board: FakeMessage, user: str, code: str, label: st
         await meter.measure(label, updated(fake, board, choice))
 
 
+async def burst(fake: FakeDiscord, code: str) -> None:
+    """Four players type a guess at the same moment (one window: the four handlers together)."""
+    players = ("alice", "bob", "carol", "dave")
+    guesses = [
+        fake.slash("general", who, "mastermind", "guess", options={"code": wrong(code, 3 + i % 2)})
+        for i, who in enumerate(players)
+    ]
+    await asyncio.gather(*(reply(guess) for guess in guesses))
+
+
 async def play_round(meter: Meter, db_path: Path) -> None:
-    """A play game: a slash guess, a picker guess, a hint and a give-up."""
+    """A play game: a slash guess, a picker guess, four guesses at once, a hint and a give-up."""
     fake, measure = meter.fake, meter.measure
     play = fake.slash("general", "alice", "mastermind", "play", options={"guesses": 20})
     board = await measure("play: /mastermind play", reply(play))
@@ -274,6 +288,7 @@ async def play_round(meter: Meter, db_path: Path) -> None:
     )
     await pick(meter, picker, "bob", wrong(code, 2), "play: picker pick a peg")
     await measure(PICKER_SUBMIT, reply(fake.click(picker, "Submit guess", user="bob"), 0))
+    await measure(BURST, burst(fake, code))
     await measure("play: Hint", reply(fake.click(board, "Hint", user="carol")))
     confirm = await measure("play: Give up (ask)", reply(fake.click(board, "Give up", user="mod")))
     end = fake.click(confirm, "Yes, end the game", user="mod")
@@ -371,14 +386,14 @@ def spread(values: list[int]) -> str:
 def table(costs: dict[str, list[Cost]]) -> list[str]:
     """One row per kind of interaction; a range where the repeats differed."""
     lines = [
-        f"| {'interaction':<28} | n | path R | path W | batched marks W | other | REST | "
+        f"| {'interaction':<29} | n | path R | path W | batched marks W | other | REST | "
         "path transactions |",
-        f"|{'-' * 30}|---|--------|--------|-----------------|-------|------|-------------------|",
+        f"|{'-' * 31}|---|--------|--------|-----------------|-------|------|-------------------|",
     ]
     for label, runs in costs.items():
         paths = sorted({" ".join(c.path) or "-" for c in runs})
         lines.append(
-            f"| {label:<28} | {len(runs)} | {spread([c.path_reads for c in runs]):>6} | "
+            f"| {label:<29} | {len(runs)} | {spread([c.path_reads for c in runs]):>6} | "
             f"{spread([c.path_writes for c in runs]):>6} | "
             f"{spread([c.marks for c in runs]):>15} | {spread([len(c.other) for c in runs]):>5} | "
             f"{spread([len(c.rest) for c in runs]):>4} | {' / '.join(paths)} |"
