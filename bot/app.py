@@ -79,6 +79,7 @@ class MastermindBot(Host):
         if not hasattr(self, "store"):
             self.store = await open_store(self.settings.database)
         self.marks = BoardMarks(self.store)
+        self.store.listen(self.marks.committed)
         self.marks.start()
         self.solver = SolverPool(self.settings.solver_workers, self.settings.solver_time_budget)
         await self.solver.warm_up()

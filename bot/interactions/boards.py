@@ -127,8 +127,14 @@ async def refresh(bot: Host, game_id: int) -> None:
         _failed(game_id)
 
 
-DREW_AFTER_MOVE = "drew_after_move"
-"""Set on an interaction whose move redrew its board: every older board state is drawn over."""
+GATHER_SECONDS = 0.05
+"""How long a move's redraw waits for the moves made at the same moment on the same board, so
+that a burst draws the board once, for its newest version (the player's own answer is already
+out; only the board waits)."""
+
+IN_STEP = "board_in_step"
+"""Set on an interaction that leaves no board behind: it drew its own move (every older state
+is drawn over), or its game has no board the bot keeps (a private one). No catch-up read."""
 
 
 async def redraw(interaction: Interaction, applied: Applied[Any]) -> None:
@@ -136,15 +142,20 @@ async def redraw(interaction: Interaction, applied: Applied[Any]) -> None:
     and where its board is), with no read of the store. A newer move redraws it again, and a
     version this process already drew is never drawn over. Never raises."""
     bot = interaction.client
-    interaction.extras[DREW_AFTER_MOVE] = True
+    interaction.extras[IN_STEP] = True
     game, board = applied.game, applied.board
     if game.id is None or board is None:
         return
+    bot.marks.redrawing()
     try:
+        await asyncio.sleep(GATHER_SECONDS)  # moves made at the same moment land meanwhile
         async with lock(game.id):
-            await _redraw(bot, game, board)
+            if not bot.marks.newer_coming(game.id, game.version):
+                await _redraw(bot, game, board)  # else a burst's last move draws it once
     except Exception:
         _failed(game.id)
+    finally:
+        bot.marks.arrived(game.id, game.version)
 
 
 async def _redraw(bot: Host, game: Game, board: Board) -> None:
@@ -190,6 +201,7 @@ def refresh_soon(bot: Host, game_id: int) -> None:
 
 async def reconcile(bot: Host) -> int:
     """Redraw every board that is behind its game (at start, and after failed edits)."""
+    await bot.marks.settled()  # the redraws of moves just made go first
     await bot.marks.flush()  # the store's marks are then as new as this process knows
     redrawn = 0
     for game_id in await bot.store.boards_behind(limit=500):
@@ -204,7 +216,7 @@ async def catch_up(interaction: Interaction, game_id: int) -> None:
     """Any use of a game redraws its board if that board fell behind the store (one read;
     none after a move this interaction made and drew, which left no board behind). Never
     raises."""
-    if interaction.extras.get(DREW_AFTER_MOVE):
+    if interaction.extras.get(IN_STEP):
         return
     bot = interaction.client
     try:
@@ -278,6 +290,8 @@ async def redraw_clicked(interaction: Interaction, game: Game | None = None) -> 
     ):
         return False
     bot = interaction.client
+    if game is not None and not by_interaction(game):
+        return False  # a board the bot edits itself (a game's reach never changes)
     try:
         game_id = game.id if game is not None else _clicked_game(interaction)
         if game_id is None:

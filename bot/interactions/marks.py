@@ -15,8 +15,10 @@ import asyncio
 import contextlib
 import logging
 from collections import OrderedDict
+from typing import Any
 
-from bot.store import Store
+from bot.engine.game import Reach
+from bot.store import Applied, Store
 
 log = logging.getLogger(__name__)
 
@@ -34,8 +36,45 @@ class BoardMarks:
         self._store = store
         self._drawn: OrderedDict[int, int] = OrderedDict()
         self._pending: dict[int, int] = {}
+        self._coming: dict[int, int] = {}
+        self._redrawing = 0
+        self._quiet = asyncio.Event()
+        self._quiet.set()
         self._wake = asyncio.Event()
         self._writer: asyncio.Task[None] | None = None
+
+    def committed(self, applied: Applied[Any]) -> None:
+        """A move was stored (the store tells every one, as it commits): a redraw of its
+        version is on its way if its game has a board the bot keeps."""
+        game = applied.game
+        if game.id is not None and applied.board is not None and game.reach is Reach.CHANNEL:
+            self._coming[game.id] = max(game.version, self._coming.get(game.id, -1))
+
+    def newer_coming(self, game_id: int, version: int) -> bool:
+        """A newer move of the game is stored and its redraw is on its way: it will draw the
+        board once for both (a burst of moves on one board draws it once, for its newest
+        version)."""
+        return self._coming.get(game_id, -1) > version
+
+    def redrawing(self) -> None:
+        """A move's redraw is under way (counted until it `arrived`)."""
+        self._redrawing += 1
+        self._quiet.clear()
+
+    async def settled(self, timeout: float = 2.0) -> None:
+        """Wait (a bounded while) for the moves' redraws under way: a pass that reads which
+        boards are behind then sees what they drew."""
+        with contextlib.suppress(TimeoutError):
+            async with asyncio.timeout(timeout):
+                await self._quiet.wait()
+
+    def arrived(self, game_id: int, version: int) -> None:
+        """The redraw of `version` is done (drawn, or left to a newer one)."""
+        self._redrawing -= 1
+        if not self._redrawing:
+            self._quiet.set()
+        if self._coming.get(game_id) == version:
+            del self._coming[game_id]
 
     def shown(self, game_id: int) -> int:
         """The newest version this process drew on the game's board (-1: none it knows of)."""
@@ -45,6 +84,8 @@ class BoardMarks:
         """The board now shows `version`: known here at once, written with the next batch."""
         newest = max(version, self._drawn.pop(game_id, -1))
         self._drawn[game_id] = newest
+        if self._coming.get(game_id, -1) <= newest:  # nothing newer is on its way
+            self._coming.pop(game_id, None)
         while len(self._drawn) > KEPT:
             self._drawn.popitem(last=False)
         self._pending[game_id] = max(newest, self._pending.get(game_id, -1))

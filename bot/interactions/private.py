@@ -17,7 +17,8 @@ import discord
 
 from bot.engine.codes import Code, CodeSpace
 from bot.engine.errors import BadChoice, NotHere
-from bot.engine.game import BaseGame
+from bot.engine.game import BaseGame, Reach
+from bot.interactions import boards
 from bot.interactions.context import Interaction
 from bot.interactions.items import Input, on_choice, on_click
 from bot.interactions.replies import guarded
@@ -119,6 +120,15 @@ def _picked(board: PrivateBoard[GameT], interaction: Interaction, game: GameT) -
     )
 
 
+async def _load(interaction: Interaction, board: PrivateBoard[GameT], game_id: int) -> GameT:
+    """The board's game, checked as its mode checks it. A game whose only board is this
+    private one leaves nothing for the catch-up to read afterwards."""
+    game = await board.load(interaction, game_id)
+    if game.reach is not Reach.CHANNEL:
+        interaction.extras[boards.IN_STEP] = True
+    return game
+
+
 @guarded
 async def pick_peg(
     interaction: Interaction,
@@ -128,7 +138,7 @@ async def pick_peg(
     values: list[str],
 ) -> None:
     """A peg's colour: kept in the board message itself (its menu's default)."""
-    game = await board.load(interaction, game_id)
+    game = await _load(interaction, board, game_id)
     if not board.playable(game, interaction.user.id):
         await redraw(interaction, board, game)
         return
@@ -145,7 +155,7 @@ async def submit(
     interaction: Interaction, board: PrivateBoard[GameT], game_id: int, stamp: int
 ) -> None:
     """Submit: the picked code is the guess of the board as drawn at `stamp`."""
-    game = await board.load(interaction, game_id)
+    game = await _load(interaction, board, game_id)
     chosen = _picked(board, interaction, game)
     if not _current(board, game, interaction.user.id, stamp):
         await redraw(interaction, board, game, chosen, board.behind(i18n.person(interaction)))
@@ -161,7 +171,7 @@ async def open_modal(
     interaction: Interaction, board: PrivateBoard[GameT], game_id: int, stamp: int
 ) -> None:
     """Type a code: the code modal, for those who would rather write RGBY (and for long codes)."""
-    game = await board.load(interaction, game_id)
+    game = await _load(interaction, board, game_id)
     t = i18n.person(interaction)
     if not _current(board, game, interaction.user.id, stamp):
         await redraw(interaction, board, game, note=board.behind(t))
@@ -174,7 +184,7 @@ async def submit_modal(
     interaction: Interaction, board: PrivateBoard[GameT], game_id: int, stamp: int
 ) -> None:
     """A typed code, checked like a click on the board the modal was opened from."""
-    game = await board.load(interaction, game_id)
+    game = await _load(interaction, board, game_id)
     if interaction.message is None:  # a modal always comes from its board's button
         raise NotHere()
     if not _current(board, game, interaction.user.id, stamp):

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from datetime import timedelta
-from typing import Protocol, Self, TypedDict, Unpack, runtime_checkable
+from typing import Any, Protocol, Self, TypedDict, Unpack, runtime_checkable
 
 from bot.engine.game import G, Game, GameKind
 from bot.store.values import (
@@ -67,6 +67,11 @@ class Store(Protocol):
         save it and read where its board is, all in one write transaction. Returns the game
         (secret withheld while it runs), the outcome and the board row as that transaction saw
         it. Raises what `apply` raises."""
+        ...
+
+    def listen(self, listener: Callable[[Applied[Any]], None]) -> None:
+        """Call `listener` with every action `act` commits, at once (before its caller
+        resumes): how the bot learns a board's newer version is on its way."""
         ...
 
     async def apply(

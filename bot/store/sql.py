@@ -42,6 +42,7 @@ class SqlStore:
         self._clock = clock or utc_now
         self._connected = False
         self._running: set[asyncio.Task[Any]] = set()  # strong references to shielded work
+        self._listeners: list[Callable[[values.Applied[Any]], None]] = []
 
     @classmethod
     async def open(
@@ -121,7 +122,13 @@ class SqlStore:
             await game_rows.save(session, loaded.game, new, now, source)
             return values.Applied(public(new), outcome, loaded.board)
 
-        return await self._write(work, source=source)
+        applied = await self._write(work, source=source)
+        for listener in self._listeners:
+            listener(applied)
+        return applied
+
+    def listen(self, listener: Callable[[values.Applied[Any]], None]) -> None:
+        self._listeners.append(listener)
 
     async def apply(
         self, transition: Callable[[Game], tuple[Game, OutcomeT]], **target: Unpack[ActionTarget]
@@ -192,12 +199,11 @@ class SqlStore:
 
     async def mark_rendered_many(self, marks: Mapping[int, int]) -> None:
         async def work(session: Session, _now: object) -> None:
-            for game_id, version in sorted(marks.items()):  # one lock order for every writer
-                await session.execute(
-                    "UPDATE games SET rendered_version = :version "
-                    "WHERE id = :id AND rendered_version < :version",
-                    {"version": version, "id": game_id},
-                )
+            await session.execute_many(
+                "UPDATE games SET rendered_version = :version "
+                "WHERE id = :id AND rendered_version < :version",
+                [{"version": v, "id": g} for g, v in sorted(marks.items())],  # one lock order
+            )
 
         if marks:
             await self._write(work)

@@ -123,7 +123,7 @@ async def _show_board(interaction: Interaction, game: RaceGame, board: Board | N
     client = interaction.client
     if not await boards.show(client, game.id, game.version, draw, message_id, board=board):
         await interaction.response.defer()
-    interaction.extras[boards.DREW_AFTER_MOVE] = True  # nothing older than this move is left
+    interaction.extras[boards.IN_STEP] = True  # nothing older than this move is left
 
 
 # --- a racer's own board -----------------------------------------------------------------------

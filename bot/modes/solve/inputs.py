@@ -129,7 +129,7 @@ async def _show(interaction: Interaction, step: solve.SolveStep) -> None:
         interaction.client, step.game.id, step.game.version, draw, message_id, board=step.board
     )
     if step.board is not None:  # after this interaction's own move: nothing older is left
-        interaction.extras[boards.DREW_AFTER_MOVE] = True
+        interaction.extras[boards.IN_STEP] = True
     if not drew and not interaction.response.is_done():
         await interaction.response.defer()
 
