@@ -89,6 +89,17 @@ class Settings:
             "plays the best still-possible guess found so far",
         ),
     )
+    cache_dir: Path | None = field(
+        default=None,
+        metadata=row(
+            "CACHE_DIR",
+            FilePath(),
+            "The folder where the solver keeps its compiled code (made if needed); without it "
+            "NUMBA_CACHE_DIR, else ~/.cache/mastermind-bot. One this user cannot write only makes "
+            "every start compile again",
+            absent="(the user's cache)",
+        ),
+    )
     game_timeout_hours: float = field(
         default=24.0,
         metadata=row(
