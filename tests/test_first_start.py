@@ -126,6 +126,10 @@ async def test_a_solve_asked_while_the_solver_starts_is_answered_when_it_is_read
         os.close(lock)  # the other process is done: the workers load its cache
     board = await solve.settled(timeout=30.0)
     assert "`1122`" in board.text, board.text  # Knuth's opening: the solver answered
+    for _ in range(100):  # the simulation worker may still be loading
+        if "solver ready in" in bot.output:
+            break
+        await asyncio.sleep(0.1)
     assert "solver ready in" in bot.output
     assert await _stopped(bot, "SIGTERM") == 0
     _assert_clean(bot.output)
@@ -161,3 +165,18 @@ async def test_a_cache_that_cannot_be_made_is_one_warning_not_a_crash(
     assert _levels(bot.output).count("WARNING") == 1, bot.output
     assert "Not a directory" in bot.output
     _assert_clean(bot.output)
+
+
+@pytest.mark.parametrize("how", ["SIGTERM", "group-SIGINT"])
+async def test_a_stop_during_a_game_is_clean(
+    fake_discord: FakeDiscord, tmp_path: Path, how: str
+) -> None:
+    bot = await fake_discord.spawn_bot(env=_env(tmp_path, _warm_copy(tmp_path)))
+    await bot.wait_ready(timeout=15.0, commands=True)
+    board = await (await fake_discord.slash("general", "alice", "mastermind", "solve")).settled(
+        timeout=30.0
+    )
+    await fake_discord.click(board, "⚫", user="alice")  # a move in flight as the stop comes
+    assert await _stopped(bot, how) == 0
+    _assert_clean(bot.output)
+    assert set(_levels(bot.output)) == {"INFO"}, bot.output
