@@ -7,12 +7,13 @@ import contextlib
 import logging
 from collections.abc import Awaitable, Callable, Sequence
 from datetime import UTC, datetime, timedelta
+from pathlib import Path
 from typing import Protocol, runtime_checkable
 
 import discord
 from discord.ext import commands
 
-from bot import sync
+from bot import health, sync
 from bot.config import Settings
 from bot.engine import cache_dir
 from bot.engine.game import Game
@@ -49,6 +50,7 @@ class MastermindBot(Host):
         settings: Settings,
         store: Store | None = None,
         clock: Callable[[], datetime] | None = None,
+        health_file: Path | None = None,
     ) -> None:
         intents = discord.Intents.none()
         intents.guilds = True
@@ -71,6 +73,9 @@ class MastermindBot(Host):
         """Interaction handlers still running; `close` lets them finish before the store shuts."""
         self._expiry: asyncio.Task[None] | None = None
         self._warming: asyncio.Task[None] | None = None
+        self.health_file = health_file
+        """Touched while connected, for `python -m bot health` (`run --health-file`)."""
+        self._heartbeat: asyncio.Task[None] | None = None
         self.jobs: LeaseKeeper | None = None
         """The lease of the jobs that run once in a cluster: command sync, the background pass."""
         self.leases: list[LeaseKeeper] = []
@@ -87,6 +92,9 @@ class MastermindBot(Host):
             log.warning("%s", cache.problem)
         self.solver = SolverPool(self.settings.solver_workers, self.settings.solver_time_budget)
         self._warming = asyncio.create_task(self._warm_solver(cache), name="warm-solver")
+        if self.health_file is not None:
+            beating = health.beat(self.health_file, self._connected)
+            self._heartbeat = asyncio.create_task(beating, name="heartbeat")
         await registry.install(self)
         self.tree.error(on_app_command_error)
         await self.tree.set_translator(CatalogueTranslator())  # commands in every language
@@ -103,6 +111,10 @@ class MastermindBot(Host):
                 JOBS_LEASE,
             )
         self._expiry = asyncio.create_task(self._expire_forever(), name="expire-stale-games")
+
+    def _connected(self) -> bool:
+        """Whether the gateway is up, for the health check's heartbeat."""
+        return self.is_ready() and not self.is_closed()
 
     async def _warm_solver(self, cache: cache_dir.CacheDir) -> None:
         """Compile (or load) the solver in the background: the bot connects and answers at
@@ -203,10 +215,11 @@ class MastermindBot(Host):
         await asyncio.shield(self._shutdown)
 
     async def _close_in_order(self) -> None:
-        if self._expiry is not None:
-            self._expiry.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._expiry
+        for chore in (self._heartbeat, self._expiry):  # a stopping bot is not healthy
+            if chore is not None:
+                chore.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await chore
         for name in list(self.cogs):  # their timers stop; the next start's pass takes over
             await self.remove_cog(name)
         if self.jobs is not None:

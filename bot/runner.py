@@ -41,9 +41,10 @@ class StartFailure(Exception):
     """The bot cannot start; `str(error)` is the one line to show."""
 
 
-def run(settings: Settings) -> int:
-    """Run the bot until SIGTERM or SIGINT; returns the process exit code."""
-    return _guarded(settings, _serve(settings))
+def run(settings: Settings, health_file: Path | None = None) -> int:
+    """Run the bot until SIGTERM or SIGINT; returns the process exit code. With `health_file`,
+    the bot touches it while connected (see bot/health.py)."""
+    return _guarded(settings, _serve(settings, health_file))
 
 
 def run_sync(settings: Settings, guild_id: int | None, *, remove: bool) -> int:
@@ -112,7 +113,7 @@ async def open_store(path: Path | str, *, exclusive: bool) -> Store:
         raise StartFailure(str(error)) from error
 
 
-async def _serve(settings: Settings) -> int:
+async def _serve(settings: Settings, health_file: Path | None) -> int:
     from bot.app import MastermindBot
 
     log.info(
@@ -132,7 +133,7 @@ async def _serve(settings: Settings) -> int:
     except ShardTaken as error:
         await store.close()
         raise StartFailure(str(error)) from error
-    bot = MastermindBot(settings, store=store)
+    bot = MastermindBot(settings, store=store, health_file=health_file)
     bot.leases.extend(shards)
     running = asyncio.create_task(bot.start(settings.token), name="discord")
     stopping = asyncio.create_task(stop.wait(), name="wait-for-signal")
