@@ -3,6 +3,10 @@
 #   docker run -d --env-file .env -v mastermind-data:/data mastermind-bot
 FROM python:3.11-slim-bookworm
 
+# The user the bot runs as. A host that mounts its volume owned by root (Fly.io) needs 0 here:
+# fly.toml [build.args] BOT_UID = "0" (docs/hosting.md).
+ARG BOT_UID=10001
+
 ENV PYTHONUNBUFFERED=1 \
     PYTHONDONTWRITEBYTECODE=1 \
     NUMBA_CACHE_DIR=/opt/mastermind-bot/cache \
@@ -12,12 +16,14 @@ ENV PYTHONUNBUFFERED=1 \
 # NUMBA_CACHE_DIR (so a start on the same kind of CPU loads it in about a second), make /data.
 COPY . /src
 RUN sh /src/contrib/image-steps.sh /src "$NUMBA_CACHE_DIR" /data \
-    && groupadd --system --gid 10001 bot \
-    && useradd --system --uid 10001 --gid bot --no-create-home --home-dir /data bot \
-    && chown -R bot:bot "$NUMBA_CACHE_DIR" /data \
+    && if [ "$BOT_UID" != 0 ]; then \
+        groupadd --system --gid "$BOT_UID" bot \
+        && useradd --system --uid "$BOT_UID" --gid bot --no-create-home --home-dir /data bot \
+        && chown -R bot:bot "$NUMBA_CACHE_DIR" /data; \
+    fi \
     && rm -rf /src
 
-USER 10001:10001
+USER ${BOT_UID}
 WORKDIR /data
 VOLUME ["/data"]
 STOPSIGNAL SIGTERM

@@ -117,7 +117,7 @@ async def _serve(settings: Settings, health_file: Path | None) -> int:
     from bot.app import MastermindBot
 
     log.info(
-        "mastermind-bot %s starting: database %s, %d solver worker(s)%s",
+        "mastermind-bot %s starting: database %s, %d solver worker(s) and 1 simulation worker%s",
         version(),
         settings.database_label if settings.database_url else settings.database_path.resolve(),
         settings.solver_workers,
