@@ -12,6 +12,7 @@ import textwrap
 from collections.abc import Sequence
 from pathlib import Path
 
+from bot import signals
 from bot.about import version
 from bot.config import SETTINGS, ConfigError, Settings
 
@@ -120,7 +121,12 @@ def build_parser(version: str) -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of both `python -m bot` and the `mastermind-bot` script; returns the exit
     code. A configuration error is one line, no traceback."""
+    signals.hold()  # `python -m bot` did already; the `mastermind-bot` script starts here
     args = build_parser(version()).parse_args(argv)
+    if args.command not in (None, "run"):  # these run no event loop that would listen
+        stopped = signals.release()
+        if stopped is not None:
+            return stopped
     if args.command == "health":  # runs beside the bot, with or without its settings
         from bot import health
 

@@ -22,7 +22,7 @@ import aiohttp
 import discord
 from discord.ext import commands
 
-from bot import sync
+from bot import signals, sync
 from bot.about import version
 from bot.config import Settings
 from bot.store import Store, StoreUnavailable
@@ -127,6 +127,9 @@ async def _serve(settings: Settings, health_file: Path | None) -> int:
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGTERM, signal.SIGINT):  # first: a stop at any moment is a clean one
         loop.add_signal_handler(sig, _request_stop, stop, sig)
+    early = signals.held()  # one that came while Python was still importing the bot
+    if early is not None:
+        _request_stop(stop, early)
     store = await open_store(settings.database, exclusive=True)
     try:
         shards = await hold_shards(store, settings.shard_ids, ttl=settings.lease_seconds)
@@ -147,6 +150,9 @@ async def _serve(settings: Settings, health_file: Path | None) -> int:
                 await asyncio.wait_for(running, CLOSE_TIMEOUT_SECONDS)
 
     if stop.is_set():
+        if running.done() and not running.cancelled() and running.exception() is not None:
+            # Stopped while logging in: the closing session ends the login; that is no error.
+            log.debug("the connection ended while closing: %r", running.exception())
         log.info("closed cleanly")
         return 0
     running.result()  # raises what ended the connection; `_guarded` explains it
