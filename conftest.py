@@ -14,4 +14,4 @@ def pytest_sessionstart(session: pytest.Session) -> None:
     fixture waits for the bot to be ready; compiled once here, every worker loads it in ~1 s."""
     from bot.engine import precompile
 
-    precompile.main()
+    precompile.main([])

@@ -4,7 +4,11 @@ from __future__ import annotations
 
 import sys
 
-from bot.cli import main
+if __name__ == "__main__":  # not in a solver worker, which imports this as __mp_main__
+    from bot import signals
 
-if __name__ == "__main__":
+    signals.hold()  # before the imports below: a stop during them is held, not a traceback
+
+    from bot.cli import main
+
     sys.exit(main())

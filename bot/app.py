@@ -7,20 +7,22 @@ import contextlib
 import logging
 from collections.abc import Awaitable, Callable, Sequence
 from datetime import UTC, datetime, timedelta
+from pathlib import Path
 from typing import Protocol, runtime_checkable
 
 import discord
 from discord.ext import commands
 
-from bot import sync
+from bot import health, sync
 from bot.config import Settings
+from bot.engine import cache_dir
 from bot.engine.game import Game
 from bot.interactions import boards
 from bot.interactions.context import Host, KindView
 from bot.interactions.marks import BoardMarks
 from bot.interactions.replies import on_app_command_error
 from bot.modes import registry
-from bot.solver_pool import SolverPool
+from bot.solver_pool import SolverPool, SolverUnavailable
 from bot.store import JOBS_LEASE, LeaseKeeper, Store, open_lease, open_store
 from bot.ui.i18n import Messages
 from bot.ui.i18n.translator import CatalogueTranslator
@@ -48,6 +50,7 @@ class MastermindBot(Host):
         settings: Settings,
         store: Store | None = None,
         clock: Callable[[], datetime] | None = None,
+        health_file: Path | None = None,
     ) -> None:
         intents = discord.Intents.none()
         intents.guilds = True
@@ -69,6 +72,10 @@ class MastermindBot(Host):
         self.in_flight: set[asyncio.Task[object]] = set()  # type: ignore[assignment]
         """Interaction handlers still running; `close` lets them finish before the store shuts."""
         self._expiry: asyncio.Task[None] | None = None
+        self._warming: asyncio.Task[None] | None = None
+        self.health_file = health_file
+        """Touched while connected, for `python -m bot health` (`run --health-file`)."""
+        self._heartbeat: asyncio.Task[None] | None = None
         self.jobs: LeaseKeeper | None = None
         """The lease of the jobs that run once in a cluster: command sync, the background pass."""
         self.leases: list[LeaseKeeper] = []
@@ -81,8 +88,14 @@ class MastermindBot(Host):
         self.marks = BoardMarks(self.store)
         self.store.listen(self.marks.committed)
         self.marks.start()
+        cache = cache_dir.choose(self.settings.cache_dir)  # before any worker starts
+        if cache.problem is not None:
+            log.warning("%s", cache.problem)
         self.solver = SolverPool(self.settings.solver_workers, self.settings.solver_time_budget)
-        await self.solver.warm_up()
+        self._warming = asyncio.create_task(self._warm_solver(cache), name="warm-solver")
+        if self.health_file is not None:
+            beating = health.beat(self.health_file, self._connected)
+            self._heartbeat = asyncio.create_task(beating, name="heartbeat")
         await registry.install(self)
         self.tree.error(on_app_command_error)
         await self.tree.set_translator(CatalogueTranslator())  # commands in every language
@@ -99,6 +112,29 @@ class MastermindBot(Host):
                 JOBS_LEASE,
             )
         self._expiry = asyncio.create_task(self._expire_forever(), name="expire-stale-games")
+
+    def _connected(self) -> bool:
+        """Whether the gateway is up, for the health check's heartbeat."""
+        return self.is_ready() and not self.is_closed()
+
+    async def _warm_solver(self, cache: cache_dir.CacheDir) -> None:
+        """Compile (or load) the solver in the background: the bot connects and answers at
+        once, and a move that needs the solver meanwhile waits for it, not for an error."""
+        if not cache.warm:
+            log.info(
+                "compiling the solver, once per install, about %d s (cache: %s); the bot "
+                "answers meanwhile, and a move that needs the solver waits for it",
+                cache_dir.COMPILE_SECONDS,
+                cache.path,
+            )
+        started = asyncio.get_running_loop().time()
+        try:
+            await self.solver.warm_up()
+        except SolverUnavailable as error:  # stopped meanwhile, or a worker died
+            log.debug("the solver's warm-up ended early: %s", error.code)
+            return
+        seconds = asyncio.get_running_loop().time() - started
+        log.info("solver ready in %.1f s", seconds)
 
     def kind_of(self, game: Game) -> KindView:
         return registry.spec_of(game)
@@ -180,10 +216,11 @@ class MastermindBot(Host):
         await asyncio.shield(self._shutdown)
 
     async def _close_in_order(self) -> None:
-        if self._expiry is not None:
-            self._expiry.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._expiry
+        for chore in (self._heartbeat, self._expiry):  # a stopping bot is not healthy
+            if chore is not None:
+                chore.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await chore
         for name in list(self.cogs):  # their timers stop; the next start's pass takes over
             await self.remove_cog(name)
         if self.jobs is not None:
@@ -208,3 +245,7 @@ class MastermindBot(Host):
             await self.store.close()
         if hasattr(self, "solver"):
             self.solver.shutdown()
+        if self._warming is not None:  # ended by the shutdown; only its outcome is collected
+            self._warming.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._warming

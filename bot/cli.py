@@ -10,7 +10,9 @@ import argparse
 import sys
 import textwrap
 from collections.abc import Sequence
+from pathlib import Path
 
+from bot import signals
 from bot.about import version
 from bot.config import SETTINGS, ConfigError, Settings
 
@@ -76,10 +78,24 @@ def build_parser(version: str) -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"%(prog)s {version}")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
-    commands.add_parser("run", help="run the bot (the default)")
+    run = commands.add_parser("run", help="run the bot (the default)")
+    run.add_argument(
+        "--health-file",
+        type=Path,
+        metavar="PATH",
+        help="touch PATH every 30 s while connected, for `health` (a container's health check)",
+    )
     for name, summary, description, guild in _SERVER_COMMANDS:
         command = commands.add_parser(name, help=summary, description=description)
         command.add_argument("--guild", type=_guild_id, metavar="ID", help=guild)
+    health = commands.add_parser(
+        "health",
+        help="exit 0 if a bot run with --health-file touched it in the last 90 s, else 1",
+        description="A container's health check: exit 0 if the bot (`run --health-file PATH`) "
+        "touched PATH in the last 90 s (it does every 30 s while connected), else 1. Reads no "
+        "setting: it needs no token.",
+    )
+    health.add_argument("--file", type=Path, required=True, metavar="PATH", dest="health_file")
     copy = commands.add_parser(
         "copy-to-postgres",
         help="copy a SQLite database (games, moves, stats, meta) into PostgreSQL, then exit",
@@ -105,7 +121,16 @@ def build_parser(version: str) -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of both `python -m bot` and the `mastermind-bot` script; returns the exit
     code. A configuration error is one line, no traceback."""
+    signals.hold()  # `python -m bot` did already; the `mastermind-bot` script starts here
     args = build_parser(version()).parse_args(argv)
+    if args.command not in (None, "run"):  # these run no event loop that would listen
+        stopped = signals.release()
+        if stopped is not None:
+            return stopped
+    if args.command == "health":  # runs beside the bot, with or without its settings
+        from bot import health
+
+        return health.main(args.health_file)
     if args.command == "copy-to-postgres":  # needs no token: it never talks to Discord
         from bot import transfer
 
@@ -121,4 +146,4 @@ def main(argv: Sequence[str] | None = None) -> int:
     setup_logging(settings.log_level)
     if args.command in ("sync", "unsync"):
         return runner.run_sync(settings, args.guild, remove=args.command == "unsync")
-    return runner.run(settings)
+    return runner.run(settings, health_file=getattr(args, "health_file", None))

@@ -1,7 +1,8 @@
 """Run the bot process: open the database, connect, and stop cleanly on SIGTERM or SIGINT.
 
-Every way a start can fail ends as one line on stderr and exit code 1, because the person
-reading it is setting the bot up, not debugging it; LOG_LEVEL=DEBUG adds the traceback.
+Every way a start can fail ends as one line on stderr and exit code 1 (EXIT_TOKEN_REFUSED for
+a token Discord refuses, which no restart fixes), because the person reading it is setting the
+bot up, not debugging it; LOG_LEVEL=DEBUG adds the traceback.
 """
 
 from __future__ import annotations
@@ -15,34 +16,35 @@ import socket
 import sys
 from collections.abc import Coroutine
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, cast
+from typing import Any, cast
 
 import aiohttp
 import discord
 from discord.ext import commands
 
-from bot import sync
+from bot import signals, sync
 from bot.about import version
 from bot.config import Settings
 from bot.store import Store, StoreUnavailable
 from bot.store import open_store as open_database
 from bot.store.leases import ShardTaken, hold_shards
 
-if TYPE_CHECKING:
-    pass
-
 log = logging.getLogger(__name__)
 
 CLOSE_TIMEOUT_SECONDS = 30.0
+EXIT_FAILED = 1
+EXIT_TOKEN_REFUSED = 3
+"""Its own code, so a service manager can stop restarting (systemd: RestartPreventExitStatus)."""
 
 
 class StartFailure(Exception):
     """The bot cannot start; `str(error)` is the one line to show."""
 
 
-def run(settings: Settings) -> int:
-    """Run the bot until SIGTERM or SIGINT; returns the process exit code."""
-    return _guarded(settings, _serve(settings))
+def run(settings: Settings, health_file: Path | None = None) -> int:
+    """Run the bot until SIGTERM or SIGINT; returns the process exit code. With `health_file`,
+    the bot touches it while connected (see bot/health.py)."""
+    return _guarded(settings, _serve(settings, health_file))
 
 
 def run_sync(settings: Settings, guild_id: int | None, *, remove: bool) -> int:
@@ -64,7 +66,7 @@ def _guarded(settings: Settings, main: Coroutine[Any, Any, int]) -> int:
             if settings.log_level != "DEBUG":
                 message += "\n(run with LOG_LEVEL=DEBUG to see the full traceback)"
         print(f"mastermind-bot: {message}", file=sys.stderr)
-        return 1
+        return EXIT_TOKEN_REFUSED if isinstance(error, discord.LoginFailure) else EXIT_FAILED
 
 
 def explain(error: BaseException) -> str | None:
@@ -111,28 +113,31 @@ async def open_store(path: Path | str, *, exclusive: bool) -> Store:
         raise StartFailure(str(error)) from error
 
 
-async def _serve(settings: Settings) -> int:
+async def _serve(settings: Settings, health_file: Path | None) -> int:
     from bot.app import MastermindBot
 
     log.info(
-        "mastermind-bot %s starting: database %s, %d solver worker(s)%s",
+        "mastermind-bot %s starting: database %s, %d solver worker(s) and 1 simulation worker%s",
         version(),
         settings.database_label if settings.database_url else settings.database_path.resolve(),
         settings.solver_workers,
         f", {settings.shards_label}" if settings.shards_label else "",
     )
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGTERM, signal.SIGINT):  # first: a stop at any moment is a clean one
+        loop.add_signal_handler(sig, _request_stop, stop, sig)
+    early = signals.held()  # one that came while Python was still importing the bot
+    if early is not None:
+        _request_stop(stop, early)
     store = await open_store(settings.database, exclusive=True)
     try:
         shards = await hold_shards(store, settings.shard_ids, ttl=settings.lease_seconds)
     except ShardTaken as error:
         await store.close()
         raise StartFailure(str(error)) from error
-    bot = MastermindBot(settings, store=store)
+    bot = MastermindBot(settings, store=store, health_file=health_file)
     bot.leases.extend(shards)
-    stop = asyncio.Event()
-    loop = asyncio.get_running_loop()
-    for sig in (signal.SIGTERM, signal.SIGINT):
-        loop.add_signal_handler(sig, _request_stop, stop, sig)
     running = asyncio.create_task(bot.start(settings.token), name="discord")
     stopping = asyncio.create_task(stop.wait(), name="wait-for-signal")
     try:
@@ -145,6 +150,9 @@ async def _serve(settings: Settings) -> int:
                 await asyncio.wait_for(running, CLOSE_TIMEOUT_SECONDS)
 
     if stop.is_set():
+        if running.done() and not running.cancelled() and running.exception() is not None:
+            # Stopped while logging in: the closing session ends the login; that is no error.
+            log.debug("the connection ended while closing: %r", running.exception())
         log.info("closed cleanly")
         return 0
     running.result()  # raises what ended the connection; `_guarded` explains it
@@ -165,7 +173,7 @@ async def _sync_once(settings: Settings, guild_id: int | None, *, remove: bool) 
     store = await open_store(settings.database, exclusive=False)
     client = commands.Bot(
         command_prefix=commands.when_mentioned,
-        intents=discord.Intents.none(),
+        intents=discord.Intents(guilds=True),  # unused (HTTP only); without it a WARNING
         help_command=None,
     )
     try:
@@ -181,7 +189,7 @@ async def _sync_once(settings: Settings, guild_id: int | None, *, remove: bool) 
             count = await sync.force(tree, store, guild_id, settings.dev_guild_id)
             print(f"synced {count} command(s) {sync.describe(guild_id)}")
     except discord.Forbidden as error:
-        raise StartFailure(sync.refused(guild_id, error)) from error
+        raise StartFailure(sync.refused(guild_id, error, at_start=False)) from error
     finally:
         await client.close()
         await store.close()

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import TypeVar
 
-from bot.engine import jobs
+from bot.engine import cache_dir, jobs
 from bot.engine.job_types import (
     Hint,
     NextGuess,
@@ -93,10 +93,17 @@ class SolverPool:
     # --- moves ----------------------------------------------------------------------------
 
     async def warm_up(self) -> None:
-        """Start every worker and build the default variant's tables before the first player."""
+        """Start every worker and build the default variant's tables before the first player.
+
+        The kernels are compiled (once per install) by one worker while the others wait for
+        its cache (`cache_dir.warmed_alone`); a request sent meanwhile waits in the queue."""
         pools = (self._moves, self._simulations)
         await asyncio.gather(
-            *(self._call(pool, jobs.warm_up) for pool in pools for _ in range(pool.workers))
+            *(
+                self._call(pool, cache_dir.warmed_alone, jobs.warm_up, warm_up=True)
+                for pool in pools
+                for _ in range(pool.workers)
+            )
         )
 
     async def next_move(
@@ -263,10 +270,12 @@ class SolverPool:
         await asyncio.to_thread(self.shutdown, grace)
 
     @staticmethod
-    async def _call(workers: WorkerProcesses, function: Callable[..., T], *args: object) -> T:
+    async def _call(
+        workers: WorkerProcesses, function: Callable[..., T], *args: object, warm_up: bool = False
+    ) -> T:
         """Run a job; a lost or closed pool becomes SolverUnavailable, saying which."""
         try:
-            return await workers.run(function, *args)
+            return await workers.run(function, *args, warm_up=warm_up)
         except WorkerLost:
             raise SolverUnavailable(Unavailable.RESTARTED) from None
         except WorkersClosed:

@@ -111,15 +111,21 @@ async def sync_at_start(tree: Tree, store: Store, dev_guild_id: int | None) -> N
         await _warn_about_global_copies(tree, dev_guild_id)
 
 
-def refused(scope: int | None, error: discord.HTTPException) -> str:
-    """One line for a 403 on a sync: for a server, the two usual causes and the fix."""
+def refused(scope: int | None, error: discord.HTTPException, *, at_start: bool = True) -> str:
+    """One line for a 403 on a sync: for a server, the two usual causes and the fix. At start
+    the server is DEV_GUILD_ID and the bot goes on; from `sync --guild` it is the argument."""
     if scope is None:
         return f"Discord refused the global command sync ({error.status} {error.text})."
+    source, after = (
+        ("DEV_GUILD_ID", "; it keeps running without commands there.")
+        if at_start
+        else ("--guild", ".")
+    )
     return (
-        f"Discord refused the command sync to server {scope} (DEV_GUILD_ID) with "
+        f"Discord refused the command sync to server {scope} ({source}) with "
         f"{error.status} {error.text or 'Missing Access'}: either the bot is not in that server, "
         "or it was invited without the applications.commands scope. Check the id, or invite "
-        "the bot again with both scopes; it keeps running without commands there."
+        f"the bot again with both scopes{after}"
     )
 
 

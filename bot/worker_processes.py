@@ -5,7 +5,8 @@ dies (a crash, the OOM killer) gets the pool replaced instead of leaving it brok
 down joins every worker, terminating one that is still busy after a short grace period, so the
 bot's exit neither hangs on a long job nor leaves processes or semaphores behind. After each
 job a worker hands its freed heap back to the OS, so one large variant does not keep the
-worker's memory high for the rest of its life.
+worker's memory high for the rest of its life. Workers never see a terminal's Ctrl-C (it goes
+to the whole process group): they start with SIGINT blocked, and the bot stops them itself.
 """
 
 from __future__ import annotations
@@ -16,13 +17,17 @@ import functools
 import logging
 import multiprocessing
 import os
+import signal
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
+from contextlib import contextmanager
 from multiprocessing.process import BaseProcess
 from typing import TypeVar
+
+from bot.engine import cache_dir
 
 log = logging.getLogger(__name__)
 
@@ -79,6 +84,18 @@ def _release_free_memory() -> None:
         trim(0)
 
 
+@contextmanager
+def _without_sigint() -> Iterator[None]:
+    """Block SIGINT in this thread while it starts a worker: the worker inherits the blocked
+    signal from its first instruction, so a Ctrl-C at any moment leaves it no traceback to
+    print. The bot process itself still gets the signal (another thread, or once unblocked)."""
+    blocked = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, blocked)
+
+
 def _run_job(function: Callable[..., T], *args: object) -> T:
     """What a worker runs: the job, then the memory release."""
     try:
@@ -94,6 +111,9 @@ class WorkerProcesses:
         self.name = name
         self.workers = workers
         self._closed = False
+        self._jobs = 0
+        """Jobs running or waiting, warm-ups not counted: whether a stop abandons any."""
+        cache_dir.choose()  # before any worker imports numba; keeps a folder chosen already
         self._executor = self._new_executor()
         self._stopping: list[BaseProcess] = []
         self._manager: threading.Thread | None = None
@@ -116,14 +136,19 @@ class WorkerProcesses:
         processes = self._executor._processes or {}
         return [pid for pid, process in list(processes.items()) if process.is_alive()]
 
-    async def run(self, function: Callable[..., T], *args: object) -> T:
-        """`function(*args)` in a worker; raises WorkerLost or WorkersClosed as documented."""
+    async def run(self, function: Callable[..., T], *args: object, warm_up: bool = False) -> T:
+        """`function(*args)` in a worker; raises WorkerLost or WorkersClosed as documented.
+        A `warm_up` is no player's job: a stop during it abandons nothing worth a log line."""
         if self._closed:
             raise WorkersClosed(f"the {self.name} workers are shut down")
         executor = self._executor
         loop = asyncio.get_running_loop()
+        counted = 0 if warm_up else 1
+        self._jobs += counted
         try:
-            return await loop.run_in_executor(executor, _run_job, function, *args)
+            with _without_sigint():  # the executor starts a worker, if needed, in this call
+                future = loop.run_in_executor(executor, _run_job, function, *args)
+            return await future
         except BrokenProcessPool:
             if self._closed:
                 raise WorkersClosed(f"the {self.name} workers were shut down") from None
@@ -132,6 +157,8 @@ class WorkerProcesses:
                 self._executor = self._new_executor()
                 executor.shutdown(wait=False, cancel_futures=True)
             raise WorkerLost(f"a {self.name} worker died") from None
+        finally:
+            self._jobs -= counted
 
     def stop(self) -> None:
         """Begin shutting down: cancel waiting jobs and ask idle workers to exit."""
@@ -152,9 +179,12 @@ class WorkerProcesses:
             process.join(max(0.0, deadline - time.monotonic()))
         busy = [process for process in self._stopping if process.is_alive()]
         for process in busy:
-            log.info(
-                "stopping a busy %s worker (pid %s): its job is abandoned", self.name, process.pid
-            )
+            if self._jobs:  # else it is warming up, or idle and slow to exit
+                log.info(
+                    "stopping a busy %s worker (pid %s): its job is abandoned",
+                    self.name,
+                    process.pid,
+                )
             process.terminate()
         for process in busy:
             process.join(KILL_AFTER_SECONDS)

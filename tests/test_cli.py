@@ -7,8 +7,10 @@ import os
 import pty
 import re
 import socket
+import sqlite3
 import subprocess
 import sys
+from contextlib import closing
 from pathlib import Path
 
 import pytest
@@ -117,15 +119,25 @@ def _database_cases(tmp_path: Path) -> dict[str, tuple[Path, str]]:
     folder.mkdir()
     corrupt = tmp_path / "corrupt.db"
     corrupt.write_bytes(b"this is not a database" * 100)
+    theirs = tmp_path / "theirs.db"
+    with closing(sqlite3.connect(theirs)) as other, other:
+        other.execute("CREATE TABLE invoices (id INTEGER PRIMARY KEY, total REAL)")
     return {
         "folder cannot be created": (blocker / "games.db", "games.db"),
         "path is a folder": (folder, "a-folder.db"),
         "file is not a database": (corrupt, "corrupt.db"),
+        "another application's database": (theirs, "another application's tables (invoices)"),
     }
 
 
 @pytest.mark.parametrize(
-    "case", ["folder cannot be created", "path is a folder", "file is not a database"]
+    "case",
+    [
+        "folder cannot be created",
+        "path is a folder",
+        "file is not a database",
+        "another application's database",
+    ],
 )
 def test_an_unusable_database_is_one_line_before_any_network(tmp_path: Path, case: str) -> None:
     path, shown = _database_cases(tmp_path)[case]

@@ -68,6 +68,7 @@ def test_missing_token_is_one_line_without_traceback(tmp_path: Path) -> None:
     lines = [line for line in (result.stdout + result.stderr).splitlines() if line.strip()]
     assert len(lines) == 1, lines
     assert "DISCORD_TOKEN" in lines[0] and ".env.example" in lines[0]
+    assert f"looked in {tmp_path / '.env'}: no such file" in lines[0]  # where it looked (#23)
     assert "Traceback" not in result.stderr
 
 
@@ -86,6 +87,12 @@ def test_dotenv_is_read_from_the_working_directory_only(tmp_path: Path) -> None:
         [sys.executable, "-c", script], cwd=elsewhere, env=env, capture_output=True, text=True
     )
     assert "DISCORD_TOKEN is not set" in there.stderr
+    assert f"looked in {elsewhere / '.env'}: no such file" in there.stderr
+    (elsewhere / ".env").write_text("LOG_LEVEL=DEBUG\n")
+    without = subprocess.run(
+        [sys.executable, "-c", script], cwd=elsewhere, env=env, capture_output=True, text=True
+    )
+    assert f"looked in {elsewhere / '.env'}: it is not there" in without.stderr
 
 
 def _example() -> dict[str, str]:

@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from bot.about import version
+from bot.runner import EXIT_TOKEN_REFUSED
 from tests.discord_fake import BotProcess, FakeDiscord
 
 pytest_plugins = ["tests.discord_fake.fixtures"]
@@ -98,7 +99,8 @@ async def test_quiet_start_and_clean_stop(
 
 async def test_a_wrong_token_is_one_line(fake_discord: FakeDiscord, db_path: Path) -> None:
     bot = await fake_discord.spawn_bot(env=_env(db_path), token="not.the.token")
-    assert await bot.wait(30.0) == 1
+    # Its own exit code (#23: was 1), so systemd's RestartPreventExitStatus stops retrying.
+    assert await bot.wait(30.0) == EXIT_TOKEN_REFUSED == 3
     errors = [line for line in bot.output_lines if line.startswith("mastermind-bot:")]
     assert len(errors) == 1 and "Discord refused the token" in errors[0], bot.output
     assert "Traceback" not in bot.output and "not.the.token" not in bot.output
@@ -193,5 +195,9 @@ async def test_sync_and_unsync_commands(fake_discord: FakeDiscord, db_path: Path
     assert refused.returncode == 1
     errors = [line for line in refused.output_lines if line.startswith("mastermind-bot:")]
     assert len(errors) == 1 and "server 42" in errors[0] and "applications.commands" in errors[0]
+    assert "(--guild)" in errors[0] and "DEV_GUILD_ID" not in errors[0]  # what was typed
+    assert "keeps running" not in errors[0]  # it exits
     assert "Traceback" not in refused.output
+    for one_shot in (first, again, to_guild, removed, refused):  # no "Guilds intent" WARNING
+        assert " WARNING " not in one_shot.output, one_shot.output
     assert fake_discord.token not in first.output + refused.output

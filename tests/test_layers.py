@@ -21,6 +21,8 @@ FLOORS: dict[str, int] = {
     "bot.logs": 0,
     "bot.redact": 0,  # the one URL redactor: settings, the store and the commands use it
     "bot.about": 0,
+    "bot.signals": 0,  # a stop held until the event loop listens: imports nothing of bot
+    "bot.health": 0,  # the heartbeat file of a health check: imports nothing of bot
     "bot.engine": 1,  # pure rules
     "bot.store": 2,  # the single source of truth
     "bot.solver_pool": 2,  # the solver's worker processes

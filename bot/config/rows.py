@@ -23,6 +23,10 @@ class ConfigError(Exception):
     """A setting is missing or malformed; the message is one line a server owner can act on."""
 
 
+class MissingSetting(ConfigError):
+    """A required setting is not set at all (rather than set wrong)."""
+
+
 def hidden(_: object) -> str:
     """How a secret shows in a repr: that it is set, never what it is."""
     return "<hidden>"
@@ -86,7 +90,7 @@ def read(table: type[object], environ: Mapping[str, str]) -> dict[str, Any]:
     for attribute, setting in _fields(table):
         raw = environ.get(setting.name, "").strip()
         if not raw and setting.missing:
-            raise ConfigError(f"{setting.name} is not set: {setting.missing}")
+            raise MissingSetting(f"{setting.name} is not set: {setting.missing}")
         if raw:
             try:
                 values[attribute] = setting.parse(raw)

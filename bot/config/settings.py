@@ -12,7 +12,16 @@ from pathlib import Path
 
 from dotenv import load_dotenv
 
-from bot.config.rows import ConfigError, Setting, hidden, read, redacted_repr, row, rows
+from bot.config.rows import (
+    ConfigError,
+    MissingSetting,
+    Setting,
+    hidden,
+    read,
+    redacted_repr,
+    row,
+    rows,
+)
 from bot.config.values import (
     DiscordId,
     FilePath,
@@ -87,6 +96,17 @@ class Settings:
             InRange.number(0.1, 60.0),
             "Seconds the solver may spend on one guess in a variant of over 100,000 codes; it then "
             "plays the best still-possible guess found so far",
+        ),
+    )
+    cache_dir: Path | None = field(
+        default=None,
+        metadata=row(
+            "CACHE_DIR",
+            FilePath(),
+            "The folder where the solver keeps its compiled code (made if needed); without it "
+            "NUMBA_CACHE_DIR, else ~/.cache/mastermind-bot. One this user cannot write only makes "
+            "every start compile again",
+            absent="(the user's cache)",
         ),
     )
     game_timeout_hours: float = field(
@@ -172,10 +192,18 @@ class Settings:
     def from_env(cls, environ: Mapping[str, str] | None = None) -> Settings:
         """Build settings from `environ`; by default the process environment, completed by the
         working directory's `.env` (variables already set win over the file)."""
+        dotenv = None
         if environ is None:
-            load_dotenv(Path.cwd() / ".env", override=False)
+            dotenv = Path.cwd() / ".env"
+            load_dotenv(dotenv, override=False)
             environ = os.environ
-        settings = cls(**read(cls, environ))
+        try:
+            settings = cls(**read(cls, environ))
+        except MissingSetting as error:
+            if dotenv is None:
+                raise
+            found = "it is not there" if dotenv.is_file() else "no such file"
+            raise MissingSetting(f"{error} (looked in {dotenv}: {found}.)") from None
         _check_shards(settings, environ.get("SHARD_IDS", "").strip())
         return settings
 

@@ -94,6 +94,10 @@ class Dialect(Protocol):
         """Record that the database now has `target` steps (it had `found`)."""
         ...
 
+    async def table_names(self, session: Session) -> list[str]:
+        """The tables the database holds, the schema's own bookkeeping left out, sorted."""
+        ...
+
     @property
     def steps(self) -> tuple[tuple[str, ...], ...]:
         """The schema's migrations: steps[n] takes it from version n to n + 1."""

@@ -230,6 +230,14 @@ class PostgresDialect:
         rows = await session.fetch("SELECT max(version) AS version FROM mastermind_schema")
         return int(rows[0]["version"] or 0)
 
+    async def table_names(self, session: Session) -> list[str]:
+        rows = await session.fetch(
+            "SELECT table_name AS name FROM information_schema.tables "
+            "WHERE table_schema = current_schema() AND table_name <> 'mastermind_schema' "
+            "ORDER BY table_name"
+        )
+        return [str(row["name"]) for row in rows]
+
     async def set_schema_version(self, session: Session, found: int, target: int) -> None:
         if found < target:
             await session.execute("DELETE FROM mastermind_schema")

@@ -222,6 +222,13 @@ class SqliteDialect:
         rows = await session.fetch("PRAGMA user_version")
         return int(rows[0]["user_version"])
 
+    async def table_names(self, session: Session) -> list[str]:
+        rows = await session.fetch(
+            "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' "
+            "ORDER BY name"
+        )
+        return [str(row["name"]) for row in rows]
+
     async def set_schema_version(self, session: Session, found: int, target: int) -> None:
         # Always one write, so a read-only file is refused now rather than at the first move.
         await session.execute(f"PRAGMA user_version = {int(target)}")

@@ -111,6 +111,14 @@ async def test_a_newer_schema_is_refused_untouched(postgres_url: str) -> None:
     assert query(postgres_url, "SELECT version FROM mastermind_schema") == [(99,)]
 
 
+async def test_another_applications_database_is_refused_untouched(postgres_url: str) -> None:
+    query(postgres_url, "CREATE TABLE customers (id INTEGER PRIMARY KEY, name TEXT)")
+    with pytest.raises(SchemaError, match=r"another application's tables \(customers\)"):
+        await open_store(postgres_url)
+    untouched = "SELECT to_regclass('games') IS NULL AND to_regclass('mastermind_schema') IS NULL"
+    assert query(postgres_url, untouched) == [(True,)]
+
+
 async def test_a_locked_game_answers_busy_within_the_bound(postgres_url: str) -> None:
     async with await open_store(postgres_url, busy_timeout=0.3) as store:
         game = await store.start(play())

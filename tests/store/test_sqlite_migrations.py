@@ -113,6 +113,15 @@ async def test_a_newer_database_is_refused_clearly(tmp_path: Path) -> None:
     assert query(path, "PRAGMA user_version") == [(SCHEMA_VERSION + 1,)]  # left untouched
 
 
+async def test_another_applications_database_is_refused_untouched(tmp_path: Path) -> None:
+    path = tmp_path / "theirs.db"
+    query(path, "CREATE TABLE customers (id INTEGER PRIMARY KEY, name TEXT)")
+    with pytest.raises(SchemaError, match=r"another application's tables \(customers\)"):
+        await open_store(path)
+    tables = query(path, "SELECT name FROM sqlite_master WHERE type = 'table'")
+    assert tables == [("customers",)] and query(path, "PRAGMA user_version") == [(0,)]
+
+
 async def test_a_v2_database_carries_its_boards_into_columns(tmp_path: Path) -> None:
     path = tmp_path / "v1.db"
     build_v1(path)

@@ -1,0 +1,121 @@
+"""Where numba keeps the compiled kernels, and one compile at a time per cache.
+
+numba caches next to the source, else in the user's cache; when it can write neither (a clone
+owned by root, run as a service user without a home) it raises "no locator available" and the
+worker dies. So the folder is chosen here, before numba reads its configuration, as one this
+process can write: CACHE_DIR, else NUMBA_CACHE_DIR, else the user's cache folder. A folder that
+cannot be written is copied to a temporary one, so what it holds still loads and the rest is
+compiled there: a slower start and one WARNING, never a crash.
+"""
+
+from __future__ import annotations
+
+import atexit
+import fcntl
+import os
+import shutil
+import sys
+import tempfile
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TypeVar
+
+T = TypeVar("T")
+
+NUMBA_VARIABLE = "NUMBA_CACHE_DIR"
+FOLDER = "mastermind-bot"
+LOCK_NAME = "compile.lock"
+KERNELS = Path(__file__).with_name("kernels.py")
+COMPILE_SECONDS = 30
+"""About how long compiling the kernels takes on a small host: 17 to 25 s measured on the 2-core
+development machine, 46 s on a slower one."""
+
+
+@dataclass(frozen=True)
+class CacheDir:
+    """The folder numba uses in this process and its workers, and why another one was not."""
+
+    path: Path
+    problem: str | None = None
+    """Set when the wanted folder could not be written: the WARNING to log."""
+
+    @property
+    def warm(self) -> bool:
+        """Whether the kernels are cached here and newer than their source (a load, not a
+        compile). numba checks each index exactly; this only chooses the log line."""
+        try:
+            source = KERNELS.stat().st_mtime
+            indexes = [path.stat().st_mtime for path in self.path.rglob("kernels.*.nbi")]
+        except OSError:
+            return False
+        return bool(indexes) and min(indexes) >= source
+
+
+def user_cache_folder(environ: Mapping[str, str]) -> Path:
+    """`$XDG_CACHE_HOME/mastermind-bot/numba`, else `~/.cache/mastermind-bot/numba`."""
+    base = environ.get("XDG_CACHE_HOME") or str(Path(environ.get("HOME") or "~").expanduser())
+    if not environ.get("XDG_CACHE_HOME"):
+        base = os.path.join(base, ".cache")
+    return Path(base) / FOLDER / "numba"
+
+
+def choose(configured: Path | None = None) -> CacheDir:
+    """Point numba (here and in every worker started later) at a writable cache folder.
+
+    `configured` is the CACHE_DIR setting; without it NUMBA_CACHE_DIR, else the user's cache
+    folder. Call it before the kernels are imported; calling it again keeps the same folder.
+    """
+    wanted = configured or Path(os.environ.get(NUMBA_VARIABLE) or user_cache_folder(os.environ))
+    problem = _cannot_write(wanted)
+    chosen = CacheDir(wanted)
+    if problem is not None:
+        fallback = Path(tempfile.mkdtemp(prefix="mastermind-bot-numba-"))
+        atexit.register(shutil.rmtree, fallback, ignore_errors=True)
+        if wanted.is_dir():  # a read-only cache still loads: copy what it holds
+            shutil.copytree(wanted, fallback, dirs_exist_ok=True, ignore_dangling_symlinks=True)
+        chosen = CacheDir(
+            fallback,
+            f"cannot write the solver's cache in {wanted} ({problem}); compiling into {fallback} "
+            "for this run instead, so every start compiles (about "
+            f"{COMPILE_SECONDS} s): set CACHE_DIR to a folder this user can write",
+        )
+    os.environ[NUMBA_VARIABLE] = str(chosen.path)
+    config = sys.modules.get("numba.core.config")
+    if config is not None:  # numba read its configuration already: read it again
+        config.reload_config()
+    return chosen
+
+
+def _cannot_write(folder: Path) -> str | None:
+    """Why numba could not write in `folder` (made if missing), or None if it can."""
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        tempfile.TemporaryFile(dir=folder).close()
+    except OSError as error:
+        return error.strerror or type(error).__name__
+    return None
+
+
+@contextmanager
+def compiling_alone() -> Iterator[None]:
+    """Hold the cache's compile lock: one process compiles, the others wait, then load what it
+    wrote. Without a lockable cache folder, go on unlocked (numba's writes are atomic)."""
+    path = Path(os.environ.get(NUMBA_VARIABLE) or user_cache_folder(os.environ)) / LOCK_NAME
+    try:
+        descriptor = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+    except OSError:
+        yield
+        return
+    try:
+        fcntl.flock(descriptor, fcntl.LOCK_EX)
+        yield
+    finally:
+        os.close(descriptor)  # releases the lock
+
+
+def warmed_alone(warm_up: Callable[[], T]) -> T:
+    """A worker's `warm_up` under the compile lock (a module function: a worker can run it)."""
+    with compiling_alone():
+        return warm_up()
