@@ -13,6 +13,7 @@ import discord
 from discord.ext import commands
 
 from bot import sync
+from bot.charts.pool import ChartPool
 from bot.config import Settings
 from bot.engine.game import Game
 from bot.interactions import boards
@@ -82,6 +83,7 @@ class MastermindBot(Host):
         self.marks.start()
         self.solver = SolverPool(self.settings.solver_workers, self.settings.solver_time_budget)
         await self.solver.warm_up()
+        self.charts = ChartPool(self.settings.charts_on)  # its worker starts on the first chart
         await registry.install(self)
         self.tree.error(on_app_command_error)
         await self.tree.set_translator(CatalogueTranslator())  # commands in every language
@@ -207,3 +209,5 @@ class MastermindBot(Host):
             await self.store.close()
         if hasattr(self, "solver"):
             self.solver.shutdown()
+        if hasattr(self, "charts"):
+            self.charts.shutdown()
