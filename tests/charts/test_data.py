@@ -3,6 +3,8 @@ histogram; and the words around them (alt text in one sentence, Polish numbers).
 
 from __future__ import annotations
 
+import dataclasses
+
 from bot.charts import data
 from bot.engine.game import GameKind
 from bot.engine.job_types import SimulationResult
@@ -89,3 +91,22 @@ def test_a_long_alt_text_is_cut_to_discords_limit() -> None:
 
 def _never() -> data.Narrowing:
     raise AssertionError("no data")
+
+
+def test_the_review_marks_the_guesses_made_after_a_hint() -> None:
+    from bot.engine.game import Move, MoveKind
+    from bot.modes.play.rules import new_play_game
+    from bot.modes.review.actions import hinted_guesses
+
+    game = new_play_game(guild_id=1, channel_id=2, starter_id=3, secret=(0, 0, 1, 1))
+    log = (
+        Move(MoveKind.HINT, 3),
+        Move(MoveKind.GUESS, 3, (1, 1, 1, 1), 2, 0),
+        Move(MoveKind.GUESS, 4, (0, 0, 0, 0), 2, 0),
+        Move(MoveKind.HINT, 4),
+        Move(MoveKind.GUESS, 3, (0, 0, 1, 1), 4, 0),
+    )
+    game = dataclasses.replace(game, log=log)
+    clues = tuple((m.code, (m.black, m.white)) for m in log if m.kind is MoveKind.GUESS)
+    assert hinted_guesses(game, clues, 3) == (1, 3)  # a shared game: anyone's hint counts
+    assert hinted_guesses(game, clues[::2], 3) == (1,)  # alone: only the player's own hints

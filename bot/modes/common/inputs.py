@@ -117,10 +117,13 @@ async def simulate(interaction: Interaction, variant: Variant, strategy: str) ->
         variant.pegs, variant.colours, variant.duplicates, strategy, interaction.user.id
     )
     replies.answered_publicly(interaction)
-    chart = board.simulation(
-        result, variant.pegs, variant.colours, strategy, t=i18n.channel(interaction)
-    )
-    await interaction.followup.send(chart)
+    t = i18n.channel(interaction)
+    chart = board.simulation(result, variant.pegs, variant.colours, strategy, t=t)
+    sent = await interaction.followup.send(chart, wait=True)
+    drawn = board.simulation_picture(result, strategy, t=t) if bot.charts.enabled else None
+    if drawn is not None:  # the histogram follows, once drawn
+        picture, embed = drawn
+        await pictures.add(bot, picture, embed, sent.edit)
 
 
 @guarded
