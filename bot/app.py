@@ -14,6 +14,7 @@ import discord
 from discord.ext import commands
 
 from bot import health, sync
+from bot.charts.pool import ChartPool
 from bot.config import Settings
 from bot.engine import cache_dir
 from bot.engine.game import Game
@@ -96,6 +97,7 @@ class MastermindBot(Host):
         if self.health_file is not None:
             beating = health.beat(self.health_file, self._connected)
             self._heartbeat = asyncio.create_task(beating, name="heartbeat")
+        self.charts = ChartPool(self.settings.charts_on)  # its worker starts on the first chart
         await registry.install(self)
         self.tree.error(on_app_command_error)
         await self.tree.set_translator(CatalogueTranslator())  # commands in every language
@@ -249,3 +251,5 @@ class MastermindBot(Host):
             self._warming.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await self._warming
+        if hasattr(self, "charts"):
+            self.charts.shutdown()

@@ -3,6 +3,7 @@ then the bot's permissions on REST, injected failures and forged interactions.""
 
 from __future__ import annotations
 
+import io
 from typing import Any
 
 import aiohttp
@@ -16,6 +17,7 @@ from tests.discord_fake.rules import (
     check_components,
     check_message,
     check_modal,
+    check_uploads,
 )
 from tests.discord_fake.world import ALL_PERMISSIONS, DM_PERMISSIONS, SnowflakeFactory, World
 from tests.sample_bot import SampleBot
@@ -364,3 +366,30 @@ async def test_forged_interactions_carry_what_the_forger_chose() -> None:
         fake.advance_time(5)
         assert [h.answered for h in dropped] == [False, False, False]
         assert reply.content == "Count: 1" and fake.violations == []
+
+
+def test_uploads_within_discords_limits_pass_and_beyond_them_are_named() -> None:
+    fine = {"attachments": [{"id": 0, "filename": "a.png", "description": "d" * 1024}]}
+    png = {"filename": "a.png", "size": 10 * 1024 * 1024, "index": 0}
+    assert check_uploads(fine, [png]) == []
+    long = {"attachments": [{"id": 0, "filename": "a.png", "description": "d" * 1025}]}
+    assert [p.rule for p in check_uploads(long, [png])] == ["attachment-description"]
+    big = {**png, "size": 10 * 1024 * 1024 + 1}
+    assert [p.rule for p in check_uploads(fine, [big])] == ["attachment-size"]
+    assert [p.rule for p in check_uploads({}, [png] * 11)] == ["attachments"]
+
+
+async def test_the_fake_keeps_an_upload_with_its_alt_text_and_refuses_a_long_one() -> None:
+    async with FakeDiscord() as fake, fake.run_in_process(SampleBot) as bot:
+        channel = bot.get_channel(fake.channel("general").id)
+        assert isinstance(channel, discord.TextChannel)
+        picture = discord.File(io.BytesIO(b"\x89PNG data"), "a.png", description="a chart")
+        sent = await channel.send(file=picture)
+        (attachment,) = fake.message(sent.id).attachments
+        assert attachment["description"] == "a chart" and attachment["filename"] == "a.png"
+        assert fake.uploads[attachment["id"]] == b"\x89PNG data"
+        too_long = discord.File(io.BytesIO(b"x"), "b.png", description="d" * 1025)
+        with pytest.raises(discord.HTTPException) as refused:
+            await channel.send(file=too_long)
+        assert refused.value.status == 400
+        assert [v.rule for v in fake.take_violations()] == ["attachment-description"]

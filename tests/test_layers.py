@@ -27,6 +27,7 @@ FLOORS: dict[str, int] = {
     "bot.store": 2,  # the single source of truth
     "bot.solver_pool": 2,  # the solver's worker processes
     "bot.worker_processes": 2,
+    "bot.charts": 2,  # the charts' data and their worker processes (matplotlib in the worker)
     "bot.ui": 3,  # presentation building blocks: components, embeds, words, i18n
     "bot.interactions": 4,  # what every input shares: replies, boards in step, the bot's shape
     "bot.modes": 5,  # one package per way to play (and per shared feature), and their registry

@@ -165,9 +165,23 @@ class Settings:
             show=hidden,
         ),
     )
+    charts: str = field(
+        default="ON",
+        metadata=row(
+            "CHARTS",
+            OneOf(("ON", "OFF")),
+            "PNG charts on /mastermind stats, the review and /mastermind simulate, drawn in a "
+            "worker process of their own; OFF draws none and never imports matplotlib",
+        ),
+    )
 
     def __repr__(self) -> str:
         return redacted_repr(self)
+
+    @property
+    def charts_on(self) -> bool:
+        """Whether answers come with their charts (CHARTS)."""
+        return self.charts == "ON"
 
     @property
     def database(self) -> str | Path:

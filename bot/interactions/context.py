@@ -15,6 +15,7 @@ from typing import Protocol, TypeAlias
 import discord
 from discord.ext import commands
 
+from bot.charts.pool import ChartPool
 from bot.config import Settings
 from bot.engine.game import Game
 from bot.interactions.marks import BoardMarks
@@ -69,6 +70,8 @@ class Host(commands.AutoShardedBot):
 
     store: Store
     solver: SolverPool
+    charts: ChartPool
+    """Draws the charts in a worker process of its own (draws nothing with CHARTS=off)."""
     settings: Settings
     clock: Callable[[], datetime]
     in_flight: set[object]

@@ -34,6 +34,7 @@ from bot.store.values import (
     PlayerStats,
     Result,
     Snapshot,
+    Win,
 )
 
 __all__ = [
@@ -63,6 +64,7 @@ __all__ = [
     "StoreError",
     "StoreInUse",
     "StoreUnavailable",
+    "Win",
     "is_postgres_url",
     "open_lease",
     "open_store",

@@ -28,6 +28,7 @@ from bot.store.values import (
     PlayerStats,
     Result,
     Snapshot,
+    Win,
 )
 
 
@@ -165,6 +166,11 @@ class Store(Protocol):
     async def solve_stats(self, guild_id: int | None, user_id: int) -> PlayerStats:
         """The finished solve games whose code `user_id` held, in a guild or everywhere: played,
         won (the bot cracked it), guesses (the bot's answered guesses) and best (fewest)."""
+        ...
+
+    async def wins(self, guild_id: int | None, user_id: int) -> list[Win]:
+        """Every game `user_id` won, in a guild or everywhere, oldest first: the games they
+        cracked and their codes the bot cracked (what their guess distribution counts)."""
         ...
 
     async def results(self, kind: GameKind, user_id: int) -> list[Result]:

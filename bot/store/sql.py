@@ -254,6 +254,11 @@ class SqlStore:
             lambda session: stats_queries.solve_stats(session, guild_id, user_id)
         )
 
+    async def wins(self, guild_id: int | None, user_id: int) -> list[values.Win]:
+        return await self._read(
+            lambda session: stats_queries.wins(session, self.dialect, guild_id, user_id)
+        )
+
     async def results(self, kind: GameKind, user_id: int) -> list[values.Result]:
         return await self._read(
             lambda session: stats_queries.results(session, self.dialect, kind, user_id)

@@ -8,7 +8,7 @@ from typing import TypedDict, Unpack
 from bot.engine.game import GameKind
 from bot.store import codec, game_rows
 from bot.store.dialect import Dialect, Row, Session
-from bot.store.values import HistoryEntry, PlayerStats, Result
+from bot.store.values import HistoryEntry, PlayerStats, Result, Win
 
 _STATS = """
     SELECT m.player_id AS user_id,
@@ -49,6 +49,27 @@ _SOLVE_STATS = f"""
 """
 """One player's record as the holder of solve games: the answers they gave that still stand are
 the bot's guesses (an undo takes one back)."""
+
+_WINS = f"""
+    SELECT g.kind, g.hard, g.hints > 0 AS hinted, g.finished_at,
+           (SELECT count(*) FROM moves AS e
+            WHERE e.game_id = g.id AND e.kind = 'guess' AND e.move_no <= m.move_no
+              AND (g.kind NOT IN ({{alone}}) OR e.player_id = m.player_id)) AS guesses
+    FROM moves AS m JOIN games AS g ON g.id = m.game_id
+    WHERE g.status <> 'active' AND g.winner_id = :user AND m.player_id = :user
+      AND m.kind = 'guess' AND m.black = g.pegs AND {_IN_GUILD}
+    UNION ALL
+    SELECT g.kind, g.hard, g.hints > 0 AS hinted, g.finished_at,
+           (SELECT count(*) FROM moves AS m WHERE m.game_id = g.id AND m.kind = 'answer')
+         - (SELECT count(*) FROM moves AS m WHERE m.game_id = g.id AND m.kind = 'undo')
+           AS guesses
+    FROM games AS g
+    WHERE g.kind = 'solve' AND g.status = 'solved' AND g.starter_id = :user AND {_IN_GUILD}
+    ORDER BY finished_at
+"""
+"""Every game a player won, in a guild or everywhere: the games they cracked (counted as their
+record's `best` counts) and their codes the bot cracked in a solve game (its answered guesses,
+as `_SOLVE_STATS` counts them), oldest first."""
 
 _RESULTS = """
     SELECT g.starter_id AS user_id, g.id AS game_id, g.puzzle, g.status = 'won' AS won,
@@ -106,6 +127,21 @@ async def solve_stats(session: Session, guild_id: int | None, user_id: int) -> P
         best=None if row["best"] is None else int(row["best"]),
         kind=GameKind.SOLVE,
     )
+
+
+async def wins(session: Session, dialect: Dialect, guild_id: int | None, user_id: int) -> list[Win]:
+    alone = ", ".join(f"'{kind.value}'" for kind in GameKind if _alone(kind)) or "''"
+    rows = await session.fetch(_WINS.format(alone=alone), {"user": user_id, "guild": guild_id})
+    return [
+        Win(
+            kind=GameKind(row["kind"]),
+            guesses=int(row["guesses"]),
+            hard=bool(row["hard"]),
+            hinted=bool(row["hinted"]),
+            finished_at=dialect.moment(row["finished_at"]),
+        )
+        for row in rows
+    ]
 
 
 class HistoryFilter(TypedDict, total=False):

@@ -74,6 +74,18 @@ class Result:
 
 
 @dataclass(frozen=True)
+class Win:
+    """One game a player won, as their guess distribution counts it: its kind, the guesses it
+    took (a solve game: the bot's, on the player's code), its marks and when it ended (UTC)."""
+
+    kind: GameKind
+    guesses: int
+    hard: bool
+    hinted: bool
+    finished_at: datetime
+
+
+@dataclass(frozen=True)
 class Applied(Generic[OutcomeT]):
     """What one action did, read in its own transaction: the game after it (secret withheld
     while it runs), the transition's outcome, and where its board is (None: it has none)."""

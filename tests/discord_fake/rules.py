@@ -25,6 +25,10 @@ MAX_ROWS = 5
 MAX_BUTTONS_PER_ROW = 5
 MAX_CUSTOM_ID = 100
 MAX_V2_COMPONENTS = 40
+MAX_ATTACHMENTS = 10
+MAX_ATTACHMENT_BYTES = 10 * 1024 * 1024
+"""A server without boosts (the `attachment_size_limit` the fake's interactions carry)."""
+MAX_ATTACHMENT_DESCRIPTION = 1024
 
 SELECT_TYPES = frozenset({3, 5, 6, 7, 8})
 V2_TOP_LEVEL = frozenset({1, 9, 10, 12, 13, 14, 17})
@@ -128,6 +132,43 @@ def check_message(
     )
     if not has_body:
         problems.append(Problem("empty-message", "", "Cannot send an empty message"))
+    return problems
+
+
+def attachment_descriptions(payload: Any) -> dict[Any, str | None]:
+    """The alt text the payload gives each new file, by the file's index (`files[<index>]`)."""
+    entries = payload.get("attachments") if isinstance(payload, dict) else None
+    return {
+        entry.get("id"): entry.get("description")
+        for entry in entries or []
+        if isinstance(entry, dict)
+    }
+
+
+def check_uploads(payload: Any, files: list[dict[str, Any]]) -> list[Problem]:
+    """Uploaded files: at most 10, each within the size limit, each description (alt text)
+    within 1024 characters."""
+    problems: list[Problem] = []
+    if len(files) > MAX_ATTACHMENTS:
+        problems.append(Problem("attachments", "attachments", f"at most {MAX_ATTACHMENTS} files"))
+    for file in files:
+        if file["size"] > MAX_ATTACHMENT_BYTES:
+            problems.append(
+                Problem(
+                    "attachment-size",
+                    f"files[{file.get('index')}]",
+                    f"Request entity too large: {file['size']} bytes over {MAX_ATTACHMENT_BYTES}",
+                )
+            )
+    for index, description in attachment_descriptions(payload).items():
+        if _too_long(description, MAX_ATTACHMENT_DESCRIPTION):
+            problems.append(
+                Problem(
+                    "attachment-description",
+                    f"attachments.{index}.description",
+                    f"Must be {MAX_ATTACHMENT_DESCRIPTION} or fewer in length.",
+                )
+            )
     return problems
 
 

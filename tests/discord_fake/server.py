@@ -94,6 +94,13 @@ class HttpError(Exception):
         return data
 
 
+def _file_index(name: str | None) -> int | None:
+    """The index discord.py gives an uploaded file's form field (`files[0]` -> 0)."""
+    if name and name.startswith("files[") and name.endswith("]"):
+        return int(name[6:-1])
+    return None
+
+
 def form_error(problems: list[rules.Problem]) -> HttpError:
     """Invalid Form Body (50035) with Discord's nested `_errors` layout."""
     errors: dict[str, Any] = {}
@@ -296,6 +303,8 @@ class FakeDiscordServer:
         self.ready_identify_number = 0
 
         self._messages: dict[int, FakeMessage] = {}
+        self.uploads: dict[str, bytes] = {}
+        """Every uploaded attachment's bytes, by attachment id (`attachment_bytes`)."""
         self._by_token: dict[str, InteractionHandle] = {}
         self._sessions: dict[str, Session] = {}
         self._connections: set[Connection] = set()
@@ -473,8 +482,10 @@ class FakeDiscordServer:
     def _attachments(
         self, data: dict[str, Any], files: list[dict[str, Any]], existing: list[dict[str, Any]]
     ) -> list[dict[str, Any]]:
-        new = [
-            {
+        described = rules.attachment_descriptions(data)
+        new = []
+        for f in files:
+            attachment = {
                 "id": str(self.ids()),
                 "filename": f["filename"],
                 "size": f["size"],
@@ -482,8 +493,10 @@ class FakeDiscordServer:
                 "proxy_url": f"http://127.0.0.1:{self.port}/attachments/{f['filename']}",
                 "content_type": f.get("content_type"),
             }
-            for f in files
-        ]
+            if described.get(f.get("index")) is not None:
+                attachment["description"] = described[f.get("index")]
+            self.uploads[attachment["id"]] = f.get("data", b"")
+            new.append(attachment)
         if "attachments" not in data:
             return [*existing, *new]
         wanted = {str(a.get("id")) for a in data.get("attachments") or []}
@@ -575,6 +588,8 @@ class FakeDiscordServer:
                             "filename": getattr(part, "filename", None) or "file",
                             "size": len(blob),
                             "content_type": part.headers.get("Content-Type"),
+                            "index": _file_index(part.name),
+                            "data": blob,
                         }
                     )
         return Request(
@@ -599,6 +614,10 @@ class FakeDiscordServer:
                     continue
                 if auth and req.headers.get("Authorization") != f"Bot {self.token}":
                     raise HttpError(401, 0, "401: Unauthorized")
+                if problems := rules.check_uploads(req.body, req.files):
+                    for problem in problems:
+                        self.violate(problem.rule, f"upload to {path}: {problem}", req)
+                    raise form_error(problems)
                 stall = next((s for s in self.stalls if s.matches(req.method, path)), None)
                 if stall is not None:
                     stall.taken = True

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from datetime import datetime
+
+from bot.charts.data import Distribution, distribution
 from bot.engine import game as core
 from bot.engine.actor import Actor
 from bot.engine.errors import (
@@ -88,3 +91,10 @@ async def give_up(store: Store, game_id: int, actor: Actor) -> Applied[core.EndO
         game_id=game_id,
         source=actor.source,
     )
+
+
+async def wins(
+    store: Store, guild_id: int | None, player_id: int, now: datetime
+) -> Distribution | None:
+    """A player's wins by guesses (in a server, or everywhere), today's marked; None: no win."""
+    return distribution(await store.wins(guild_id, player_id), now.date())

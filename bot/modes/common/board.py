@@ -7,9 +7,10 @@ from dataclasses import dataclass
 
 import discord
 
+from bot.charts import data
 from bot.engine.job_types import SimulationResult
 from bot.store import PlayerStats
-from bot.ui import components, text, words
+from bot.ui import charts, components, text, words
 from bot.ui.boards import Field
 from bot.ui.embeds import (
     ACTIVE,
@@ -57,6 +58,17 @@ def simulation(
     )
     columns = t.gettext("guesses | secrets")
     return f"{heading}\n```\n{columns}\n{chart}\n```{summary}"
+
+
+def simulation_picture(
+    result: SimulationResult, strategy: str, *, t: Messages
+) -> tuple[charts.Picture, discord.Embed] | None:
+    """A simulate run as a histogram, and the embed that shows it under the message."""
+    histogram = data.histogram(result)
+    if histogram is None:
+        return None
+    heading = f"{words.strategy_title(t, strategy)}, {result.pegs} × {result.colours}"
+    return charts.simulation(histogram, heading, t), discord.Embed(colour=ACTIVE)
 
 
 def stats(user_id: int, fields: Sequence[Field], *, t: Messages) -> discord.Embed:

@@ -10,7 +10,7 @@ from discord.ext import commands
 from bot.engine.game import GameKind, MoveKind, Variant
 from bot.engine.search import check_size
 from bot.engine.strategies import DEFAULT_STRATEGY, get_strategy
-from bot.interactions import boards, replies
+from bot.interactions import boards, pictures, replies
 from bot.interactions.cogs import ModeInputs
 from bot.interactions.context import Interaction
 from bot.interactions.items import on_click
@@ -26,7 +26,7 @@ from bot.interactions.replies import actor, guarded
 from bot.modes.common import actions as common
 from bot.modes.common import board
 from bot.modes.play.rules import NotAPlayGame
-from bot.ui import i18n
+from bot.ui import charts, i18n
 from bot.ui.errors import ServerOnly
 from bot.ui.i18n import slash
 
@@ -117,16 +117,20 @@ async def simulate(interaction: Interaction, variant: Variant, strategy: str) ->
         variant.pegs, variant.colours, variant.duplicates, strategy, interaction.user.id
     )
     replies.answered_publicly(interaction)
-    chart = board.simulation(
-        result, variant.pegs, variant.colours, strategy, t=i18n.channel(interaction)
-    )
-    await interaction.followup.send(chart)
+    t = i18n.channel(interaction)
+    chart = board.simulation(result, variant.pegs, variant.colours, strategy, t=t)
+    sent = await interaction.followup.send(chart, wait=True)
+    drawn = board.simulation_picture(result, strategy, t=t) if bot.charts.enabled else None
+    if drawn is not None:  # the histogram follows, once drawn
+        picture, embed = drawn
+        await pictures.add(bot, picture, embed, sent.edit)
 
 
 @guarded
 async def stats(interaction: Interaction, player_id: int) -> None:
     """A player's records, mode by mode, each as its mode keeps it (in this server, or
-    everywhere where a record follows the player)."""
+    everywhere where a record follows the player); with charts on, their wins by guesses as a
+    chart under them, added once drawn (or a friendly line before their first win)."""
     bot = interaction.client
     t = i18n.channel(interaction)
     fields = [
@@ -135,7 +139,15 @@ async def stats(interaction: Interaction, player_id: int) -> None:
         if mode.record is not None
         for field in await mode.record(bot, interaction.guild_id, player_id, t)
     ]
-    await interaction.response.send_message(embed=board.stats(player_id, fields, t=t))
+    embed = board.stats(player_id, fields, t=t)
+    wins = None
+    if bot.charts.enabled:
+        wins = await common.wins(bot.store, interaction.guild_id, player_id, bot.clock())
+        if wins is None:
+            embed.set_footer(text=charts.no_wins(t))
+    await interaction.response.send_message(embed=embed)
+    if wins is not None:
+        await pictures.add(bot, charts.stats(wins, t), embed, interaction.edit_original_response)
 
 
 @guarded

@@ -16,7 +16,7 @@ from typing import Any
 from bot.engine import game as core
 from bot.engine.actor import Actor
 from bot.engine.errors import GameError, NotHere, NotYourGame, OwnerReason, WrongGameKind
-from bot.engine.game import Reach
+from bot.engine.game import MoveKind, Reach
 from bot.engine.job_types import ReviewedGuess
 from bot.engine.review import Clue, ReviewSummary, summarise
 from bot.solver_pool import SolverPool
@@ -44,6 +44,8 @@ class GameReview:
     game: core.Game
     rows: tuple[ReviewedGuess, ...]
     summary: ReviewSummary
+    hinted: tuple[int, ...] = ()
+    """The reviewed guesses (1-based) made after a hint, for the review's chart."""
 
 
 _kept: OrderedDict[tuple[int, int, tuple[Clue, ...]], tuple[ReviewedGuess, ...]] = OrderedDict()
@@ -97,4 +99,23 @@ async def review(solver: SolverPool, game: core.Game, actor: Actor) -> GameRevie
         while len(_kept) > KEPT_REVIEWS:
             _kept.popitem(last=False)
     _kept.move_to_end(key)
-    return GameReview(game, rows, summarise(rows))
+    return GameReview(game, rows, summarise(rows), hinted_guesses(game, clues, actor.user_id))
+
+
+def hinted_guesses(game: core.Game, clues: tuple[Clue, ...], player_id: int) -> tuple[int, ...]:
+    """Which of the reviewed guesses (1-based) came after a hint: in a shared game anyone's
+    hint counts; where each plays alone, only the player's own."""
+    shared = len(clues) == sum(1 for move in game.log if move.kind is MoveKind.GUESS)
+    marked: list[int] = []
+    number, pending = 0, False
+    for move in game.log:
+        if not (shared or move.player_id == player_id):
+            continue
+        if move.kind is MoveKind.HINT:
+            pending = True
+        elif move.kind is MoveKind.GUESS and move.black is not None and number < len(clues):
+            number += 1
+            if pending:
+                marked.append(number)
+            pending = False
+    return tuple(marked)

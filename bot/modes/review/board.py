@@ -15,11 +15,12 @@ from typing import Any
 
 import discord
 
+from bot.charts import data
 from bot.engine.codes import CodeSpace
 from bot.engine.job_types import ReviewedGuess
 from bot.engine.review import ReviewSummary
-from bot.modes.review.actions import ReviewNeedsPlay, ReviewNotYet
-from bot.ui import components, text
+from bot.modes.review.actions import GameReview, ReviewNeedsPlay, ReviewNotYet
+from bot.ui import charts, components, text
 from bot.ui.errors import ErrorWords
 from bot.ui.i18n import Messages
 from bot.ui.ids import ID, Route
@@ -56,6 +57,12 @@ def review_embed(
             name=_row_title(space, row, t), value=row_text(space, row, t=t), inline=False
         )
     return embed
+
+
+def review_picture(game_id: int, reviewed: GameReview, t: Messages) -> charts.Picture | None:
+    """The review as a chart: codes still possible after each guess, yours and Knuth's."""
+    narrowed = data.narrowing(reviewed.rows, reviewed.hinted)
+    return None if narrowed is None else charts.review(narrowed, game_id, t)
 
 
 def summary_text(summary: ReviewSummary, *, t: Messages) -> str:

@@ -7,7 +7,7 @@ game's channel, a private game's own player, and nobody while the game runs.
 
 from __future__ import annotations
 
-from bot.interactions import replies
+from bot.interactions import pictures, replies
 from bot.interactions.cogs import ModeInputs
 from bot.interactions.context import Interaction
 from bot.interactions.items import on_click
@@ -23,15 +23,13 @@ from bot.ui import i18n
 async def open_review(interaction: Interaction, game_id: int) -> None:
     """Refuse privately before any work; else think privately while the workers review."""
     game, who = await replies.checked_privately(interaction, review.reviewable, game_id)
-    reviewed = await review.review(interaction.client.solver, game, who)
-    embed = review_embed(
-        game_id,
-        game.variant.space,
-        reviewed.rows,
-        reviewed.summary,
-        t=i18n.person(interaction),
-    )
-    await interaction.followup.send(embed=embed, ephemeral=True)
+    bot = interaction.client
+    reviewed = await review.review(bot.solver, game, who)
+    t = i18n.person(interaction)
+    embed = review_embed(game_id, game.variant.space, reviewed.rows, reviewed.summary, t=t)
+    sent = await interaction.followup.send(embed=embed, ephemeral=True, wait=True)
+    if bot.charts.enabled:  # its chart follows, once drawn
+        await pictures.add(bot, board.review_picture(game_id, reviewed, t), embed, sent.edit)
 
 
 DYNAMIC_ITEMS = (on_click(board.REVIEW, open_review),)
