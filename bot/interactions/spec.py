@@ -29,7 +29,7 @@ class ModeSpec(Generic[G]):
     ends is that mode's own game, never a union to take apart."""
 
     kind: GameKind
-    codec: KindCodec
+    codec: KindCodec[G]
     """How the store keeps the kind's own columns."""
     cog: Callable[[Host], commands.Cog]
     """The mode's inputs: its commands, buttons, selects, modal routes and timers."""

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping, Sequence
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeVar
 
 from bot.engine.codes import Code
 from bot.engine.errors import InvalidVariant
@@ -31,14 +31,18 @@ class RecordError(ValueError):
     """A stored record this version cannot read (not player-facing: an operator problem)."""
 
 
-class KindCodec(Protocol):
+GameIn = TypeVar("GameIn", bound=Game, contravariant=True)
+
+
+class KindCodec(Protocol[GameIn]):
     """How one kind of game is kept: the columns only it uses, and the game rebuilt from them.
-    Each mode registers one (`register`), so this floor never names a mode."""
+    Each mode registers one (`register`), so this floor never names a mode; typed by the game
+    it keeps, which the registry's dispatch by kind guarantees."""
 
     plays_alone: bool
     """Each player plays alone on the one code (their own guesses, their own count)."""
 
-    def columns(self, game: Game) -> Record:
+    def columns(self, game: GameIn) -> Record:
         """The kind's own columns (any of `KIND_COLUMNS`); the rest are stored as defaults."""
         ...
 
@@ -59,10 +63,10 @@ KIND_COLUMNS: Record = {
 }
 """The columns some kinds use, with what a kind that does not use one stores."""
 
-_CODECS: dict[str, KindCodec] = {}
+_CODECS: dict[str, KindCodec[Any]] = {}
 
 
-def register(kind: str, codec: KindCodec) -> None:
+def register(kind: str, codec: KindCodec[Any]) -> None:
     """Teach the store a kind of game (at import of `bot.modes.registry`); once per kind."""
     if _CODECS.get(kind, codec) is not codec:
         raise ValueError(f"game kind {kind!r} is registered twice")
@@ -140,7 +144,7 @@ def game_from_record(record: Mapping[str, Any], moves: Sequence[MoveRow]) -> Gam
     return _check_derived(codec.build(record, _header(record, moves), variant), record)
 
 
-def _codec(kind: object) -> KindCodec:
+def _codec(kind: object) -> KindCodec[Any]:
     codec = _CODECS.get(str(kind)) if isinstance(kind, str) else None
     if codec is None:
         raise RecordError(f"unknown game kind {kind!r}")

@@ -16,8 +16,7 @@ class DailyRecord:
 
     plays_alone = False
 
-    def columns(self, game: Game) -> Record:
-        assert isinstance(game, DailyGame)
+    def columns(self, game: DailyGame) -> Record:
         return {**PlayRecord().columns(game), "puzzle": game.puzzle}
 
     def build(self, record: Mapping[str, Any], header: Record, variant: Variant) -> Game:

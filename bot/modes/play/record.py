@@ -15,8 +15,7 @@ class PlayRecord:
 
     plays_alone = False
 
-    def columns(self, game: Game) -> Record:
-        assert isinstance(game, PlayGame)
+    def columns(self, game: PlayGame) -> Record:
         return {
             "solo": game.solo,
             "secret": secret_column(game.secret),

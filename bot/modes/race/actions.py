@@ -147,8 +147,7 @@ async def tick(store: Store, game_id: int, now: float) -> tuple[RaceGame, MoveKi
             new, _ = await store.apply(core.expire, game_id=game_id, source=source)
     except (RaceStarted, GameOver, AlreadyApplied):
         return None  # done meanwhile: by the starter, the last guess or another timer
-    assert isinstance(new, RaceGame)
-    return new, due
+    return core.require(new, RaceGame, NotARace), due
 
 
 async def running(store: Store) -> list[RaceGame]:

@@ -15,8 +15,7 @@ class RaceRecord:
 
     plays_alone = True
 
-    def columns(self, game: Game) -> Record:
-        assert isinstance(game, RaceGame)
+    def columns(self, game: RaceGame) -> Record:
         return {
             "secret": secret_column(game.secret),
             "winner_id": game.winner_id,

@@ -16,8 +16,7 @@ class SolveRecord:
 
     plays_alone = False
 
-    def columns(self, game: Game) -> Record:
-        assert isinstance(game, SolveGame)
+    def columns(self, game: SolveGame) -> Record:
         return {"solo": True, "strategy": game.strategy}
 
     def build(self, record: Mapping[str, Any], header: Record, variant: Variant) -> Game:
