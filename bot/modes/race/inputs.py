@@ -90,7 +90,8 @@ async def start(
 @guarded
 async def join(interaction: Interaction, game_id: int) -> None:
     """Join: the clicker enters the race's lobby."""
-    applied = await race.join(interaction.client.store, game_id, actor(interaction))
+    bot = interaction.client
+    applied = await race.join(bot.store, game_id, actor(interaction), bot.clock().timestamp())
     async with replies.committed(interaction, "game"):
         await _show_board(interaction, race.race_of(applied), applied.board)
 
@@ -183,7 +184,10 @@ class RaceBoard:
         """Store the guess, redraw the private board it came from, then the race board."""
         assert game.id is not None
         bot = interaction.client
-        applied = await race.guess(bot.store, game.id, actor(interaction), code, after=stamp)
+        now = bot.clock().timestamp()
+        applied = await race.guess(
+            bot.store, game.id, actor(interaction), code, after=stamp, now=now
+        )
         new = race.race_of(applied)
         async with replies.committed(interaction, "guess"):
             await private.redraw(interaction, self, new)
@@ -199,7 +203,8 @@ async def guess_command(interaction: Interaction, game_id: int, code: str) -> No
     turns failures into private replies.)"""
     bot = interaction.client
     who = actor(interaction)
-    applied = await race.guess(bot.store, game_id, who, code, after=None)  # checks the racer
+    now = bot.clock().timestamp()
+    applied = await race.guess(bot.store, game_id, who, code, after=None, now=now)  # the racer
     async with replies.committed(interaction, "guess"):
         await _send_private(interaction, race.race_of(applied))
         await _after_guess(interaction, applied)
