@@ -5,12 +5,16 @@ the fake Discord, which routes each guild's events by `(guild_id >> 22) % shard_
 from __future__ import annotations
 
 import json
+import time
 from pathlib import Path
 
 import pytest
 
 from bot.app import MastermindBot
 from bot.config import ConfigError, Settings
+from bot.modes.race.inputs import RaceInputs
+from bot.modes.race.rules import RaceGame, new_race_game
+from bot.store import JOBS_LEASE, LeaseKeeper, open_lease, open_store
 from tests.bot.helpers import board_shows
 from tests.discord_fake import BotProcess, FakeDiscord, FakeMessage
 from tests.store.pg_fixtures import postgres_server, postgres_url
@@ -204,3 +208,60 @@ async def test_two_shard_processes_share_one_postgres(postgres_url: str) -> None
         assert [sync for sync in fake.command_syncs if sync[0] is None] == [(None, 1)]
         assert second.returncode == 0 and (restarted is None or restarted.returncode == 0)
         fake.assert_no_violations()
+
+
+# --- clocks in a cluster -----------------------------------------------------------------------
+
+
+async def test_a_process_without_the_jobs_lease_rearms_the_clocks_of_its_own_races(
+    postgres_url: str,
+) -> None:
+    """Timers live in memory: a process that starts while another holds the jobs lease (whose
+    pass runs every ten minutes) starts its own shard's overdue lobby at once and sets the
+    timers of its own races, and leaves the other shard's races to that shard's process."""
+    async with FakeDiscord(guilds=2, shard_count=2) as fake:
+        store = await open_store(postgres_url)
+        jobs = LeaseKeeper(open_lease(store, JOBS_LEASE, holder="the other process", ttl=60))
+        try:
+            assert await jobs.start()
+            opened = int(time.time()) - 61  # its lobby closed a second ago
+            races: dict[str, RaceGame] = {}
+            for name in ("general", "general-2"):
+                channel = fake.channel(name)
+                races[name] = await store.start(
+                    new_race_game(
+                        guild_id=channel.guild_id,
+                        channel_id=channel.id,
+                        starter_id=fake.user("alice").id,
+                        opened_at=opened,
+                        join_seconds=60,
+                        time_limit=600,
+                    )
+                )
+            assert fake.shard_of("general") == 0 and fake.shard_of("general-2") == 1
+            settings = Settings(
+                token=fake.token,
+                database_url=postgres_url,
+                shard_count=2,
+                shard_ids=(1,),
+                lease_seconds=60,
+            )
+            async with fake.run_in_process(lambda: QuickIdentify(settings), timeout=30.0) as bot:
+                assert bot.jobs is not None and not bot.jobs.held
+                await fake.wait_for(
+                    lambda: any(
+                        "The race has started" in m.text for m in fake.messages("general-2")
+                    ),
+                    what="shard 1's lobby started by its own process's clock",
+                )
+                cog = bot.get_cog(RaceInputs.__cog_name__)
+                assert isinstance(cog, RaceInputs)
+                ours, theirs = (races[name].id for name in ("general-2", "general"))
+                await fake.wait_for(lambda: ours in cog.timers, what="the race's end armed")
+                assert theirs not in cog.timers
+            rows = query(postgres_url, "SELECT game_id FROM moves WHERE kind = 'start'")
+            assert rows == [(ours,)]  # shard 0's race waits for shard 0's process
+            assert fake.messages("general") == []
+        finally:
+            await jobs.close()
+            await store.close()

@@ -21,6 +21,7 @@ import re
 
 import discord
 from discord import app_commands
+from discord.ext import commands
 
 from bot.engine.codes import Code
 from bot.engine.game import GameKind, GuessOutcome, MoveKind, Reach, Variant
@@ -271,13 +272,14 @@ async def _announce(bot: Host, game: RaceGame, line: str) -> None:
         log.info("could not tell channel %s about race %s (%s)", game.channel_id, game.id, error)
 
 
-async def clock_pass(bot: Host) -> int:
+async def clock_pass(bot: Host, *, served_only: bool = False) -> int:
     """Do what every race's clock owes now (after a restart: a lobby that should have started,
-    a race that should have ended) and set the timers of the others. How many it moved."""
+    a race that should have ended) and set the timers of the others. How many it moved.
+    `served_only`: only the races of the servers this process answers (its shards)."""
     moved = 0
     now = bot.clock().timestamp()
     for game in await race.running(bot.store):
-        if game.id is None:
+        if game.id is None or (served_only and not bot.serves(game.guild_id)):
             continue
         if clock_move(game, now) is not None:
             await tick(bot, game.id)
@@ -338,6 +340,15 @@ class RaceInputs(ModeInputs):
         super().__init__(bot)
         self.timers: dict[int, asyncio.Task[None]] = {}
         """A timer per race whose next deadline this process waits for."""
+
+    @commands.Cog.listener()
+    async def on_ready(self) -> None:
+        """Re-arm the clocks of the races this process serves, whether or not it holds the
+        jobs lease: timers live in memory, and the lease holder's pass may be minutes away."""
+        try:
+            await clock_pass(self.bot, served_only=True)
+        except Exception:
+            log.exception("re-arming the race clocks failed; the background pass tries again")
 
     async def cog_unload(self) -> None:
         """Cancel this process's race timers (at shutdown; the next start's pass takes over)."""
