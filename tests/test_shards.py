@@ -210,6 +210,26 @@ async def test_two_shard_processes_share_one_postgres(postgres_url: str) -> None
         fake.assert_no_violations()
 
 
+async def test_a_process_whose_servers_another_runs_is_refused_at_start_in_one_line(
+    postgres_url: str,
+) -> None:
+    """Beside `SHARD_COUNT=2 SHARD_IDS=0`, neither `SHARD_COUNT=4 SHARD_IDS=2` (its servers are
+    some of shard 0's) nor a process with no SHARD_IDS (every server) may start: each exits
+    before it connects, in one line naming the running process."""
+    async with FakeDiscord(guilds=2, shard_count=2) as fake:
+        first = await fake.spawn_bot(env=cluster_env(postgres_url, 0))
+        try:
+            await first.wait_ready(timeout=30.0)
+            for extra in ({"SHARD_COUNT": "4", "SHARD_IDS": "2"}, {"SHARD_IDS": ""}):
+                refused = await fake.spawn_bot(env=cluster_env(postgres_url, 0, **extra))
+                assert await refused.wait(30.0) == 1, refused.output
+                lines = [s for s in refused.output_lines if s.startswith("mastermind-bot:")]
+                assert len(lines) == 1 and f"pid {first.pid} " in lines[0], refused.output
+                assert "Traceback" not in refused.output and "ready as" not in refused.output
+        finally:
+            await first.stop(timeout=15.0)
+
+
 # --- clocks in a cluster -----------------------------------------------------------------------
 
 
