@@ -24,13 +24,14 @@ from typing import Any
 
 import discord
 
+from bot.engine.errors import NotHere
 from bot.engine.game import Game, Reach
 from bot.interactions.context import Host, Interaction
 from bot.store import Applied, Board
-from bot.ui import i18n
+from bot.ui import i18n, ids
 from bot.ui.boards import Drawn
 
-_GAME_OF_CUSTOM_ID = re.compile(r"mm:[a-z-]+:(?P<game>[0-9]{1,20})(?::[0-9:]*)?")
+_GAME_OF_CUSTOM_ID = re.compile(rf"mm:[a-z-]+:(?P<game>{ids.NUMBER})(?::[0-9:]*)?")
 """The game a custom_id of ours names: its first number (see bot.ui.ids)."""
 
 log = logging.getLogger(__name__)
@@ -257,7 +258,11 @@ def _clicked_game(interaction: discord.Interaction) -> int | None:
     """The game named by the clicked component's custom_id, if it is one of ours."""
     data: Any = interaction.data or {}
     match = _GAME_OF_CUSTOM_ID.fullmatch(str(data.get("custom_id", "")))
-    return int(match["game"]) if match else None
+    if match is None:
+        return None
+    with contextlib.suppress(NotHere):  # a forged number no game can have
+        return ids.numbers(match)["game"]
+    return None
 
 
 async def redraw_clicked(interaction: Interaction, game: Game | None = None) -> bool:

@@ -135,9 +135,9 @@ async def share(interaction: Interaction, game_id: int) -> None:
 DYNAMIC_ITEMS = (*private.inputs(BOARD), on_click(drawn.DAILY_SHARE, share))
 
 
-async def on_modal(interaction: Interaction, match: re.Match[str]) -> None:
+async def on_modal(interaction: Interaction, numbers: dict[str, int]) -> None:
     """A daily board's code modal (`drawn.DAILY_MODAL`)."""
-    await private.submit_modal(interaction, BOARD, int(match["game"]), int(match["version"]))
+    await private.submit_modal(interaction, BOARD, numbers["game"], numbers["version"])
 
 
 class DailyInputs(ModeInputs):

@@ -18,14 +18,14 @@ from bot.ui import components, embeds, text, words
 from bot.ui.boards import Drawn, Field
 from bot.ui.errors import ErrorWords
 from bot.ui.i18n import Messages
-from bot.ui.ids import ID, Route
+from bot.ui.ids import ID, NUMBER, Route
 from bot.ui.text import mention
 
 GUESS = Route("guess", (("game", ID),))
 SUBMIT_PICK = Route("send", (("game", ID),))
 PICK_PEG = Route("pick", (("game", ID), ("peg", 1)))
 CODE_MODAL = Route("code", (("game", ID), ("nonce", ID)))
-CODE_MODAL_PATTERN = re.compile(r"mm:code:(?P<game>[0-9]{1,20})(?::(?P<nonce>[0-9]{1,20}))?")
+CODE_MODAL_PATTERN = re.compile(rf"mm:code:(?P<game>{NUMBER})(?::(?P<nonce>{NUMBER}))?")
 """The code modal: `mm:code:<game>:<id of the click that opened it>` (older: no nonce)."""
 
 

@@ -323,10 +323,10 @@ DYNAMIC_ITEMS = (
 )
 
 
-async def on_modal(interaction: Interaction, match: re.Match[str]) -> None:
+async def on_modal(interaction: Interaction, numbers: dict[str, int]) -> None:
     """A private race board's code modal (`drawn.RACE_MODAL`)."""
-    await private.submit_modal(interaction, BOARD, int(match["game"]), int(match["made"]))
-    await boards.catch_up(interaction, int(match["game"]))
+    await private.submit_modal(interaction, BOARD, numbers["game"], numbers["made"])
+    await boards.catch_up(interaction, numbers["game"])
 
 
 class RaceInputs(ModeInputs):
