@@ -321,6 +321,10 @@ def engine_errors() -> Iterator[tuple[BaseException, str]]:
             race_rules.RaceNotStarted(),
             "The race has not started yet: wait for the starter or the clock.",
         ),
+        (
+            play_rules.NotOwnRoute(),
+            "That belongs to a play game; this game is played on its own board.",
+        ),
         (race_rules.RaceStarted(), "This race has already started; join the next one."),
         (
             race_rules.LobbyClosed(1_767_268_860),

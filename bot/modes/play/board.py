@@ -11,7 +11,7 @@ from bot.engine.codes import Code, CodeSpace
 from bot.engine.game import MoveKind, Status
 from bot.modes.common import board as common_board
 from bot.modes.hints import board as hints_board
-from bot.modes.play.rules import NotAPlayGame, PlayGame
+from bot.modes.play.rules import NotAPlayGame, NotOwnRoute, PlayGame
 from bot.modes.review.board import finished_view
 from bot.store import PlayerStats
 from bot.ui import components, embeds, text, words
@@ -187,5 +187,10 @@ def _not_a_play_game(error: NotAPlayGame, t: Messages) -> str:
     return t.gettext("In this game I guess your code: answer my guesses instead.")
 
 
-ERRORS: ErrorWords = {NotAPlayGame: _not_a_play_game}
+ERRORS: ErrorWords = {
+    NotAPlayGame: _not_a_play_game,
+    NotOwnRoute: lambda _, t: t.gettext(
+        "That belongs to a play game; this game is played on its own board."
+    ),
+}
 """The play mode's refusals in words."""
