@@ -374,3 +374,27 @@ async def test_a_daily_game_answers_only_through_its_own_routes(
     assert [m for m in fake.messages("general") if not m.ephemeral] == public
     await guess(fake, board, "alice", secret)  # its own route still plays it
     assert "Result" in board.text
+
+
+async def test_yesterdays_puzzle_cannot_be_finished_after_midnight(
+    fake_discord: FakeDiscord, bot: MastermindBot, clock: Clock, db_path: Path
+) -> None:
+    """Opened, left without a guess, and cracked the next day when the answer is public: the
+    board says the puzzle closed and shows its answer; nothing is scored and no streak grows."""
+    fake = fake_discord
+    day = clock.now.date()
+    board = await open_daily(fake, "alice")
+    secret = code_of(day)
+    public = [m for m in fake.messages("general") if not m.ephemeral]
+    clock.next_day()
+    for peg, digit in enumerate(secret):
+        await choose(fake, board, board.selects[peg]["custom_id"], str(int(digit) - 1), "alice")
+    click = await fake.click(board, "Submit guess", user="alice")
+    assert await click.answer() == 7  # the board itself is redrawn, through this click
+    await fake.wait_for(lambda: "closed at midnight" in board.text, what="the closed board")
+    assert f"Daily #{puzzle(day)} closed" in board.text and "Cracked" not in board.text
+    assert CLASSIC.emoji(CLASSIC.parse(secret)) in board.text  # its answer
+    assert board.selects == [] and rows(board) == []
+    assert [m for m in fake.messages("general") if not m.ephemeral] == public
+    assert query(db_path, "SELECT kind FROM moves ORDER BY move_no") == [("timeout",)]
+    assert (await daily.record(bot.store, fake.user("alice").id, clock.now)).solved == 0
