@@ -12,7 +12,7 @@ from typing import Protocol, runtime_checkable
 import discord
 from discord.ext import commands
 
-from bot import sync
+from bot import shard_guard, sync
 from bot.config import Settings
 from bot.engine.game import Game
 from bot.interactions import boards
@@ -69,6 +69,8 @@ class MastermindBot(Host):
         self.in_flight: set[asyncio.Task[object]] = set()  # type: ignore[assignment]
         """Interaction handlers still running; `close` lets them finish before the store shuts."""
         self._expiry: asyncio.Task[None] | None = None
+        self._shard_guard: asyncio.Task[None] | None = None
+        """Disconnects a shard whose lease (in `leases`) this process can no longer renew."""
         self.jobs: LeaseKeeper | None = None
         """The lease of the jobs that run once in a cluster: command sync, the background pass."""
         self.leases: list[LeaseKeeper] = []
@@ -98,6 +100,9 @@ class MastermindBot(Host):
                 JOBS_LEASE,
             )
         self._expiry = asyncio.create_task(self._expire_forever(), name="expire-stale-games")
+        self._shard_guard = asyncio.create_task(
+            shard_guard.follow(self, self.leases), name="shard-guard"
+        )
 
     def kind_of(self, game: Game) -> KindView:
         return registry.spec_of(game)
@@ -179,10 +184,11 @@ class MastermindBot(Host):
         await asyncio.shield(self._shutdown)
 
     async def _close_in_order(self) -> None:
-        if self._expiry is not None:
-            self._expiry.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._expiry
+        for task in (self._expiry, self._shard_guard):
+            if task is not None:
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await task
         for name in list(self.cogs):  # their timers stop; the next start's pass takes over
             await self.remove_cog(name)
         if self.jobs is not None:

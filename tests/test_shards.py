@@ -4,7 +4,9 @@ the fake Discord, which routes each guild's events by `(guild_id >> 22) % shard_
 
 from __future__ import annotations
 
+import asyncio
 import json
+import logging
 import time
 from pathlib import Path
 
@@ -15,8 +17,10 @@ from bot.config import ConfigError, Settings
 from bot.modes.race.inputs import RaceInputs
 from bot.modes.race.rules import RaceGame, new_race_game
 from bot.store import JOBS_LEASE, LeaseKeeper, open_lease, open_store
+from bot.store.leases import ShardTaken, hold_shards
 from tests.bot.helpers import board_shows
 from tests.discord_fake import BotProcess, FakeDiscord, FakeMessage
+from tests.store.outage import Outage
 from tests.store.pg_fixtures import postgres_server, postgres_url
 from tests.store.postgres_server import query
 
@@ -285,3 +289,60 @@ async def test_a_process_without_the_jobs_lease_rearms_the_clocks_of_its_own_rac
         finally:
             await jobs.close()
             await store.close()
+
+
+# --- a process cut off from the database -------------------------------------------------------
+
+LEASE = 2.0
+"""LEASE_SECONDS of the outage tests: an outage of three of them outlasts every lease."""
+
+
+async def test_a_process_cut_off_from_the_database_lets_its_shard_go_before_another_takes_it(
+    postgres_url: str, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Shard 1's process loses PostgreSQL for longer than LEASE_SECONDS: it disconnects shard 1
+    from Discord before a second process (which still reaches the database) can take the shard,
+    and does not take it back when the database returns, since the second one runs it now."""
+    caplog.set_level(logging.INFO)
+    async with FakeDiscord(guilds=2, shard_count=2) as fake, Outage(postgres_url) as outage:
+        store = await open_store(outage.url)
+        keepers = await hold_shards(store, [1], 2, ttl=LEASE)
+        settings = Settings(
+            token=fake.token,
+            database_url=outage.url,
+            shard_count=2,
+            shard_ids=(1,),
+            lease_seconds=LEASE,
+        )
+
+        def cut_off_process() -> MastermindBot:
+            bot = QuickIdentify(settings, store=store)
+            bot.leases.extend(keepers)
+            return bot
+
+        other = await open_store(postgres_url)
+        taken: list[LeaseKeeper] = []
+        try:
+            async with fake.run_in_process(cut_off_process, timeout=30.0) as bot:
+                assert "Guesses left" in (await play_game(fake, "general-2", "alice")).text
+                shard = bot.get_shard(1)
+                assert shard is not None and not shard.is_closed()
+                outage.cut()
+                deadline = time.monotonic() + 4 * LEASE
+                while not taken:
+                    assert time.monotonic() < deadline, "the lease never lapsed"
+                    try:
+                        taken = await hold_shards(other, [1], 2, ttl=LEASE)
+                    except ShardTaken:  # still live: its holder may still serve it
+                        await asyncio.sleep(0.02)
+                assert shard.is_closed()  # it had let the shard go when the other took it
+                outage.restore()
+                await asyncio.sleep(LEASE)  # its keeper reaches the database again, and is refused
+                assert shard.is_closed() and not keepers[0].held
+            lines = [r.getMessage() for r in caplog.records if r.name == "bot.shard_guard"]
+            assert any("disconnecting shard 1" in line for line in lines), lines
+        finally:
+            outage.restore()
+            for keeper in taken:
+                await keeper.close()
+            await other.close()

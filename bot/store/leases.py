@@ -238,7 +238,12 @@ class LeaseKeeper:
 
     @property
     def held(self) -> bool:
-        return asyncio.get_running_loop().time() < self._valid_until
+        return self.expires_in > 0
+
+    @property
+    def expires_in(self) -> float:
+        """Seconds until this process's last claim lapses (0 or less: not held)."""
+        return self._valid_until - asyncio.get_running_loop().time()
 
     async def start(self) -> bool:
         """Claim the lease now and keep it from then on; True if this process holds it."""
