@@ -346,3 +346,53 @@ async def test_a_process_cut_off_from_the_database_lets_its_shard_go_before_anot
             for keeper in taken:
                 await keeper.close()
             await other.close()
+
+
+async def test_a_chore_that_lost_the_jobs_lease_stops_before_its_next_write(
+    postgres_url: str, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The jobs-lease holder's clock pass is held up on Discord (its announcement of the first
+    overdue race) while its database is away for longer than LEASE_SECONDS and another process
+    takes the jobs lease: when both come back it does not move the second race, whose clock is
+    the new holder's to run now."""
+    caplog.set_level(logging.INFO)
+    async with FakeDiscord(guilds=1) as fake, Outage(postgres_url) as outage:
+        settings = Settings(token=fake.token, database_url=outage.url, lease_seconds=LEASE)
+        other = await open_store(postgres_url)
+        taker = LeaseKeeper(open_lease(other, JOBS_LEASE, holder="the other process", ttl=LEASE))
+        try:
+            async with fake.run_in_process(lambda: QuickIdentify(settings), timeout=30.0) as bot:
+                assert bot.jobs is not None and bot.jobs.held
+                opened = int(time.time()) - 61  # both lobbies closed a second ago
+                races = [
+                    await bot.store.start(
+                        new_race_game(
+                            guild_id=fake.guild_id,
+                            channel_id=fake.channel(name).id,
+                            starter_id=fake.user("alice").id,
+                            opened_at=opened,
+                            join_seconds=60,
+                            time_limit=600,
+                        )
+                    )
+                    for name in ("general", "games")
+                ]
+                first = fake.channel("general").id
+                held_up = fake.stall_next("POST", rf"/channels/{first}/messages")
+                chores = asyncio.create_task(bot.chores_pass())
+                await held_up.wait_arrived()  # the first race is started, its line not yet sent
+                outage.cut()
+                await fake.wait_for(lambda: not bot.jobs.held, LEASE * 2, "the lease lapsed")
+                while not await taker.start():  # the other process takes the jobs over
+                    await asyncio.sleep(0.05)
+                outage.restore()
+                held_up.release(serve=True)
+                await asyncio.wait_for(chores, 10.0)
+                started = query(postgres_url, "SELECT game_id FROM moves WHERE kind = 'start'")
+                assert started == [(races[0].id,)]  # not the second: that is the new holder's
+            lines = [r.getMessage() for r in caplog.records]
+            assert not any("the clock moved 2 race(s)" in line for line in lines)
+        finally:
+            outage.restore()
+            await taker.close()
+            await other.close()

@@ -27,7 +27,7 @@ import discord
 from bot.engine.errors import NotHere
 from bot.engine.game import Game, Reach
 from bot.interactions.context import Host, Interaction
-from bot.store import Applied, Board
+from bot.store import Applied, Board, Held, always
 from bot.ui import i18n, ids
 from bot.ui.boards import Drawn
 
@@ -189,11 +189,14 @@ def refresh_soon(bot: Host, game_id: int) -> None:
     task.add_done_callback(_background.discard)
 
 
-async def reconcile(bot: Host) -> int:
-    """Redraw every board that is behind its game (at start, and after failed edits)."""
+async def reconcile(bot: Host, *, while_held: Held = always) -> int:
+    """Redraw every board that is behind its game (at start, and after failed edits), each
+    only while `while_held()` says the chore is still this process's."""
     await bot.marks.flush()  # the store's marks are then as new as this process knows
     redrawn = 0
     for game_id in await bot.store.boards_behind(limit=500):
+        if not while_held():
+            break
         await refresh(bot, game_id)
         redrawn += 1
     if redrawn:

@@ -30,10 +30,12 @@ from bot.store.values import (
     Absorbed,
     Applied,
     Board,
+    Held,
     HistoryEntry,
     PlayerStats,
     Result,
     Snapshot,
+    always,
 )
 
 __all__ = [
@@ -46,6 +48,7 @@ __all__ = [
     "AlreadyApplied",
     "Applied",
     "Board",
+    "Held",
     "HistoryEntry",
     "ImportRefused",
     "Lease",
@@ -63,6 +66,7 @@ __all__ = [
     "StoreError",
     "StoreInUse",
     "StoreUnavailable",
+    "always",
     "is_postgres_url",
     "open_lease",
     "open_store",

@@ -39,7 +39,7 @@ from bot.modes.race import board as drawn
 from bot.modes.race.actions import JOIN_SECONDS, RACE_MINUTES
 from bot.modes.race.record import RaceRecord
 from bot.modes.race.rules import RaceGame, RaceNotStarted, clock_move
-from bot.store import Applied, Board
+from bot.store import Applied, Board, Held, always
 from bot.ui import i18n
 from bot.ui.boards import Drawn, Field
 from bot.ui.i18n import Messages, slash
@@ -272,16 +272,19 @@ async def _announce(bot: Host, game: RaceGame, line: str) -> None:
         log.info("could not tell channel %s about race %s (%s)", game.channel_id, game.id, error)
 
 
-async def clock_pass(bot: Host, *, served_only: bool = False) -> int:
+async def clock_pass(bot: Host, *, served_only: bool = False, while_held: Held = always) -> int:
     """Do what every race's clock owes now (after a restart: a lobby that should have started,
     a race that should have ended) and set the timers of the others. How many it moved.
-    `served_only`: only the races of the servers this process answers (its shards)."""
+    `served_only`: only the races of the servers this process answers (its shards);
+    `while_held`: asked before each move (the jobs lease of the background pass)."""
     moved = 0
     now = bot.clock().timestamp()
     for game in await race.running(bot.store):
         if game.id is None or (served_only and not bot.serves(game.guild_id)):
             continue
         if clock_move(game, now) is not None:
+            if not while_held():
+                break
             await tick(bot, game.id)
             moved += 1
         else:
@@ -357,9 +360,9 @@ class RaceInputs(ModeInputs):
         self.timers.clear()
         await super().cog_unload()
 
-    async def background_pass(self) -> int:
+    async def background_pass(self, while_held: Held) -> int:
         """What the lease holder's pass owes races: those due while the bot was down."""
-        return await clock_pass(self.bot)
+        return await clock_pass(self.bot, while_held=while_held)
 
     @app_commands.command(
         name=slash.pgettext("command", "race"),
