@@ -60,8 +60,8 @@ class Closed(GameError):
     """A move that came after its window closed, at `closed_at` (unix seconds)."""
 
     def __init__(self, closed_at: int) -> None:
-        super().__init__(closed_at)
         self.closed_at = closed_at
+        super().__init__(closed_at)
 
 
 class LobbyClosed(Closed, code="lobby-closed"):
