@@ -13,7 +13,7 @@ from typing import Protocol, runtime_checkable
 import discord
 from discord.ext import commands
 
-from bot import health, sync
+from bot import health, shard_guard, sync
 from bot.charts.pool import ChartPool
 from bot.config import Settings
 from bot.engine import cache_dir
@@ -24,7 +24,7 @@ from bot.interactions.marks import BoardMarks
 from bot.interactions.replies import on_app_command_error
 from bot.modes import registry
 from bot.solver_pool import SolverPool, SolverUnavailable
-from bot.store import JOBS_LEASE, LeaseKeeper, Store, open_lease, open_store
+from bot.store import JOBS_LEASE, Held, LeaseKeeper, Store, always, open_lease, open_store
 from bot.ui.i18n import Messages
 from bot.ui.i18n.translator import CatalogueTranslator
 
@@ -33,9 +33,10 @@ log = logging.getLogger(__name__)
 
 @runtime_checkable
 class Passes(Protocol):
-    """A cog with a chore for the once-per-cluster background pass."""
+    """A cog with a chore for the once-per-cluster background pass, which checks `while_held`
+    (this process still holds the jobs lease) before each write."""
 
-    async def background_pass(self) -> object: ...
+    async def background_pass(self, while_held: Held) -> object: ...
 
 
 EXPIRY_CHECK_SECONDS = 600
@@ -77,6 +78,8 @@ class MastermindBot(Host):
         self.health_file = health_file
         """Touched while connected, for `python -m bot health` (`run --health-file`)."""
         self._heartbeat: asyncio.Task[None] | None = None
+        self._shard_guard: asyncio.Task[None] | None = None
+        """Disconnects a shard whose lease (in `leases`) this process can no longer renew."""
         self.jobs: LeaseKeeper | None = None
         """The lease of the jobs that run once in a cluster: command sync, the background pass."""
         self.leases: list[LeaseKeeper] = []
@@ -114,6 +117,9 @@ class MastermindBot(Host):
                 JOBS_LEASE,
             )
         self._expiry = asyncio.create_task(self._expire_forever(), name="expire-stale-games")
+        self._shard_guard = asyncio.create_task(
+            shard_guard.follow(self, self.leases), name="shard-guard"
+        )
 
     def _connected(self) -> bool:
         """Whether the gateway is up, for the health check's heartbeat."""
@@ -154,15 +160,16 @@ class MastermindBot(Host):
     async def on_ready(self) -> None:
         log.info("ready as %s in %d servers", self.user, len(self.guilds))
 
-    async def expire_stale_games(self, older_than: timedelta) -> int:
+    async def expire_stale_games(self, older_than: timedelta, while_held: Held = always) -> int:
         """End the games nobody touched for `older_than`; their boards show the secret.
 
         Each game ends on its own and each board is redrawn on its own: one that fails is
-        logged, stays marked as behind, and is retried by the next pass.
+        logged, stays marked as behind, and is retried by the next pass. Each write waits for
+        `while_held` to say the jobs are still this process's.
         """
-        expired = await self.store.expire_stale(older_than)
+        expired = await self.store.expire_stale(older_than, while_held=while_held)
         for game in expired:
-            if game.id is not None:
+            if game.id is not None and while_held():
                 await boards.refresh(self, game.id)
         if expired:
             log.info("ended %d game(s) nobody played for %s", len(expired), older_than)
@@ -175,14 +182,8 @@ class MastermindBot(Host):
         the lease over from a dead holder also syncs the commands first."""
         jobs = self.jobs
         assert jobs is not None, "setup_hook starts the lease first"
-        timeout = timedelta(hours=self.settings.game_timeout_hours)
         loop = asyncio.get_running_loop()
         term, next_pass = 0, 0.0
-        chores: tuple[Callable[[], Awaitable[object]], ...] = (
-            *self._cog_passes(),  # what the modes' clocks owe after a restart
-            lambda: boards.reconcile(self),
-            lambda: self.expire_stale_games(timeout),
-        )
         while not self.is_closed():
             await jobs.wait_held()
             if jobs.term != term:  # gained the lease (again): start a fresh round
@@ -194,17 +195,33 @@ class MastermindBot(Host):
                         log.exception("the command sync failed; the next holder tries again")
                     self._synced_term = term
             if loop.time() >= next_pass:
-                for chore in chores:
-                    if not jobs.held:
-                        break
-                    try:
-                        await chore()
-                    except Exception:
-                        log.exception("a background pass failed; will retry")
+                await self.chores_pass()
                 next_pass = loop.time() + EXPIRY_CHECK_SECONDS
             await jobs.wait_changed(max(0.0, next_pass - loop.time()))
 
-    def _cog_passes(self) -> list[Callable[[], Awaitable[object]]]:
+    async def chores_pass(self) -> None:
+        """One round of the once-per-cluster chores: what the modes' clocks owe after a restart,
+        boards behind their games, stale games. Each chore checks, before each write, that this
+        process still holds the jobs lease: one that lost it (a database outage longer than the
+        lease) stops, as another process may run the same chores by then."""
+        jobs = self.jobs
+        assert jobs is not None, "setup_hook starts the lease first"
+        timeout = timedelta(hours=self.settings.game_timeout_hours)
+        chores: tuple[Callable[[Held], Awaitable[object]], ...] = (
+            *self._cog_passes(),
+            lambda held: boards.reconcile(self, while_held=held),
+            lambda held: self.expire_stale_games(timeout, held),
+        )
+        for chore in chores:
+            if not jobs.held:
+                log.warning("lost the jobs lease (%s) during a pass: stopping", JOBS_LEASE)
+                break
+            try:
+                await chore(lambda: jobs.held)
+            except Exception:
+                log.exception("a background pass failed; will retry")
+
+    def _cog_passes(self) -> list[Callable[[Held], Awaitable[object]]]:
         """The background passes the loaded cogs keep (`background_pass`), in load order."""
         return [cog.background_pass for cog in self.cogs.values() if isinstance(cog, Passes)]
 
@@ -218,7 +235,8 @@ class MastermindBot(Host):
         await asyncio.shield(self._shutdown)
 
     async def _close_in_order(self) -> None:
-        for chore in (self._heartbeat, self._expiry):  # a stopping bot is not healthy
+        # a stopping bot is not healthy; its background chores end first
+        for chore in (self._heartbeat, self._expiry, self._shard_guard):
             if chore is not None:
                 chore.cancel()
                 with contextlib.suppress(asyncio.CancelledError):

@@ -132,7 +132,9 @@ async def _serve(settings: Settings, health_file: Path | None) -> int:
         _request_stop(stop, early)
     store = await open_store(settings.database, exclusive=True)
     try:
-        shards = await hold_shards(store, settings.shard_ids, ttl=settings.lease_seconds)
+        shards = await hold_shards(
+            store, settings.shard_ids, settings.shard_count, ttl=settings.lease_seconds
+        )
     except ShardTaken as error:
         await store.close()
         raise StartFailure(str(error)) from error

@@ -33,6 +33,7 @@ FLOORS: dict[str, int] = {
     "bot.modes": 5,  # one package per way to play (and per shared feature), and their registry
     "bot.app": 6,  # assembly and process entry points
     "bot.runner": 6,
+    "bot.shard_guard": 6,  # a shard is served only while its lease is held
     "bot.sync": 6,
     "bot.cli": 6,
     "bot.transfer": 6,

@@ -4,15 +4,23 @@ the fake Discord, which routes each guild's events by `(guild_id >> 22) % shard_
 
 from __future__ import annotations
 
+import asyncio
 import json
+import logging
+import time
 from pathlib import Path
 
 import pytest
 
 from bot.app import MastermindBot
 from bot.config import ConfigError, Settings
+from bot.modes.race.inputs import RaceInputs
+from bot.modes.race.rules import RaceGame, new_race_game
+from bot.store import JOBS_LEASE, LeaseKeeper, open_lease, open_store
+from bot.store.leases import ShardTaken, hold_shards
 from tests.bot.helpers import board_shows
 from tests.discord_fake import BotProcess, FakeDiscord, FakeMessage
+from tests.store.outage import Outage
 from tests.store.pg_fixtures import postgres_server, postgres_url
 from tests.store.postgres_server import query
 
@@ -204,3 +212,187 @@ async def test_two_shard_processes_share_one_postgres(postgres_url: str) -> None
         assert [sync for sync in fake.command_syncs if sync[0] is None] == [(None, 1)]
         assert second.returncode == 0 and (restarted is None or restarted.returncode == 0)
         fake.assert_no_violations()
+
+
+async def test_a_process_whose_servers_another_runs_is_refused_at_start_in_one_line(
+    postgres_url: str,
+) -> None:
+    """Beside `SHARD_COUNT=2 SHARD_IDS=0`, neither `SHARD_COUNT=4 SHARD_IDS=2` (its servers are
+    some of shard 0's) nor a process with no SHARD_IDS (every server) may start: each exits
+    before it connects, in one line naming the running process."""
+    async with FakeDiscord(guilds=2, shard_count=2) as fake:
+        first = await fake.spawn_bot(env=cluster_env(postgres_url, 0))
+        try:
+            await first.wait_ready(timeout=30.0)
+            for extra in ({"SHARD_COUNT": "4", "SHARD_IDS": "2"}, {"SHARD_IDS": ""}):
+                refused = await fake.spawn_bot(env=cluster_env(postgres_url, 0, **extra))
+                assert await refused.wait(30.0) == 1, refused.output
+                lines = [s for s in refused.output_lines if s.startswith("mastermind-bot:")]
+                assert len(lines) == 1 and f"pid {first.pid} " in lines[0], refused.output
+                assert "Traceback" not in refused.output and "ready as" not in refused.output
+        finally:
+            await first.stop(timeout=15.0)
+
+
+# --- clocks in a cluster -----------------------------------------------------------------------
+
+
+async def test_a_process_without_the_jobs_lease_rearms_the_clocks_of_its_own_races(
+    postgres_url: str,
+) -> None:
+    """Timers live in memory: a process that starts while another holds the jobs lease (whose
+    pass runs every ten minutes) starts its own shard's overdue lobby at once and sets the
+    timers of its own races, and leaves the other shard's races to that shard's process."""
+    async with FakeDiscord(guilds=2, shard_count=2) as fake:
+        store = await open_store(postgres_url)
+        jobs = LeaseKeeper(open_lease(store, JOBS_LEASE, holder="the other process", ttl=60))
+        try:
+            assert await jobs.start()
+            opened = int(time.time()) - 61  # its lobby closed a second ago
+            races: dict[str, RaceGame] = {}
+            for name in ("general", "general-2"):
+                channel = fake.channel(name)
+                races[name] = await store.start(
+                    new_race_game(
+                        guild_id=channel.guild_id,
+                        channel_id=channel.id,
+                        starter_id=fake.user("alice").id,
+                        opened_at=opened,
+                        join_seconds=60,
+                        time_limit=600,
+                    )
+                )
+            assert fake.shard_of("general") == 0 and fake.shard_of("general-2") == 1
+            settings = Settings(
+                token=fake.token,
+                database_url=postgres_url,
+                shard_count=2,
+                shard_ids=(1,),
+                lease_seconds=60,
+            )
+            async with fake.run_in_process(lambda: QuickIdentify(settings), timeout=30.0) as bot:
+                assert bot.jobs is not None and not bot.jobs.held
+                await fake.wait_for(
+                    lambda: any(
+                        "The race has started" in m.text for m in fake.messages("general-2")
+                    ),
+                    what="shard 1's lobby started by its own process's clock",
+                )
+                cog = bot.get_cog(RaceInputs.__cog_name__)
+                assert isinstance(cog, RaceInputs)
+                ours, theirs = (races[name].id for name in ("general-2", "general"))
+                await fake.wait_for(lambda: ours in cog.timers, what="the race's end armed")
+                assert theirs not in cog.timers
+            rows = query(postgres_url, "SELECT game_id FROM moves WHERE kind = 'start'")
+            assert rows == [(ours,)]  # shard 0's race waits for shard 0's process
+            assert fake.messages("general") == []
+        finally:
+            await jobs.close()
+            await store.close()
+
+
+# --- a process cut off from the database -------------------------------------------------------
+
+LEASE = 2.0
+"""LEASE_SECONDS of the outage tests: an outage of three of them outlasts every lease."""
+
+
+async def test_a_process_cut_off_from_the_database_lets_its_shard_go_before_another_takes_it(
+    postgres_url: str, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Shard 1's process loses PostgreSQL for longer than LEASE_SECONDS: it disconnects shard 1
+    from Discord before a second process (which still reaches the database) can take the shard,
+    and does not take it back when the database returns, since the second one runs it now."""
+    caplog.set_level(logging.INFO)
+    async with FakeDiscord(guilds=2, shard_count=2) as fake, Outage(postgres_url) as outage:
+        store = await open_store(outage.url)
+        keepers = await hold_shards(store, [1], 2, ttl=LEASE)
+        settings = Settings(
+            token=fake.token,
+            database_url=outage.url,
+            shard_count=2,
+            shard_ids=(1,),
+            lease_seconds=LEASE,
+        )
+
+        def cut_off_process() -> MastermindBot:
+            bot = QuickIdentify(settings, store=store)
+            bot.leases.extend(keepers)
+            return bot
+
+        other = await open_store(postgres_url)
+        taken: list[LeaseKeeper] = []
+        try:
+            async with fake.run_in_process(cut_off_process, timeout=30.0) as bot:
+                assert "Guesses left" in (await play_game(fake, "general-2", "alice")).text
+                shard = bot.get_shard(1)
+                assert shard is not None and not shard.is_closed()
+                outage.cut()
+                deadline = time.monotonic() + 4 * LEASE
+                while not taken:
+                    assert time.monotonic() < deadline, "the lease never lapsed"
+                    try:
+                        taken = await hold_shards(other, [1], 2, ttl=LEASE)
+                    except ShardTaken:  # still live: its holder may still serve it
+                        await asyncio.sleep(0.02)
+                assert shard.is_closed()  # it had let the shard go when the other took it
+                outage.restore()
+                await asyncio.sleep(LEASE)  # its keeper reaches the database again, and is refused
+                assert shard.is_closed() and not keepers[0].held
+            lines = [r.getMessage() for r in caplog.records if r.name == "bot.shard_guard"]
+            assert any("disconnecting shard 1" in line for line in lines), lines
+        finally:
+            outage.restore()
+            for keeper in taken:
+                await keeper.close()
+            await other.close()
+
+
+async def test_a_chore_that_lost_the_jobs_lease_stops_before_its_next_write(
+    postgres_url: str, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The jobs-lease holder's clock pass is held up on Discord (its announcement of the first
+    overdue race) while its database is away for longer than LEASE_SECONDS and another process
+    takes the jobs lease: when both come back it does not move the second race, whose clock is
+    the new holder's to run now."""
+    caplog.set_level(logging.INFO)
+    async with FakeDiscord(guilds=1) as fake, Outage(postgres_url) as outage:
+        settings = Settings(token=fake.token, database_url=outage.url, lease_seconds=LEASE)
+        other = await open_store(postgres_url)
+        taker = LeaseKeeper(open_lease(other, JOBS_LEASE, holder="the other process", ttl=LEASE))
+        try:
+            async with fake.run_in_process(lambda: QuickIdentify(settings), timeout=30.0) as bot:
+                assert bot.jobs is not None and bot.jobs.held
+                opened = int(time.time()) - 61  # both lobbies closed a second ago
+                races = [
+                    await bot.store.start(
+                        new_race_game(
+                            guild_id=fake.guild_id,
+                            channel_id=fake.channel(name).id,
+                            starter_id=fake.user("alice").id,
+                            opened_at=opened,
+                            join_seconds=60,
+                            time_limit=600,
+                        )
+                    )
+                    for name in ("general", "games")
+                ]
+                first = fake.channel("general").id
+                held_up = fake.stall_next("POST", rf"/channels/{first}/messages")
+                chores = asyncio.create_task(bot.chores_pass())
+                await held_up.wait_arrived()  # the first race is started, its line not yet sent
+                outage.cut()
+                await fake.wait_for(lambda: not bot.jobs.held, LEASE * 2, "the lease lapsed")
+                while not await taker.start():  # the other process takes the jobs over
+                    await asyncio.sleep(0.05)
+                outage.restore()
+                held_up.release(serve=True)
+                await asyncio.wait_for(chores, 10.0)
+                started = query(postgres_url, "SELECT game_id FROM moves WHERE kind = 'start'")
+                assert started == [(races[0].id,)]  # not the second: that is the new holder's
+            lines = [r.getMessage() for r in caplog.records]
+            assert not any("the clock moved 2 race(s)" in line for line in lines)
+        finally:
+            outage.restore()
+            await taker.close()
+            await other.close()

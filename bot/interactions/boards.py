@@ -24,13 +24,14 @@ from typing import Any
 
 import discord
 
+from bot.engine.errors import NotHere
 from bot.engine.game import Game, Reach
 from bot.interactions.context import Host, Interaction
-from bot.store import Applied, Board
-from bot.ui import i18n
+from bot.store import Applied, Board, Held, always
+from bot.ui import i18n, ids
 from bot.ui.boards import Drawn
 
-_GAME_OF_CUSTOM_ID = re.compile(r"mm:[a-z-]+:(?P<game>[0-9]{1,20})(?::[0-9:]*)?")
+_GAME_OF_CUSTOM_ID = re.compile(rf"mm:[a-z-]+:(?P<game>{ids.NUMBER})(?::[0-9:]*)?")
 """The game a custom_id of ours names: its first number (see bot.ui.ids)."""
 
 log = logging.getLogger(__name__)
@@ -199,12 +200,15 @@ def refresh_soon(bot: Host, game_id: int) -> None:
     task.add_done_callback(_background.discard)
 
 
-async def reconcile(bot: Host) -> int:
-    """Redraw every board that is behind its game (at start, and after failed edits)."""
+async def reconcile(bot: Host, *, while_held: Held = always) -> int:
+    """Redraw every board that is behind its game (at start, and after failed edits), each
+    only while `while_held()` says the chore is still this process's."""
     await bot.marks.settled()  # the redraws of moves just made go first
     await bot.marks.flush()  # the store's marks are then as new as this process knows
     redrawn = 0
     for game_id in await bot.store.boards_behind(limit=500):
+        if not while_held():
+            break
         await refresh(bot, game_id)
         redrawn += 1
     if redrawn:
@@ -269,7 +273,11 @@ def _clicked_game(interaction: discord.Interaction) -> int | None:
     """The game named by the clicked component's custom_id, if it is one of ours."""
     data: Any = interaction.data or {}
     match = _GAME_OF_CUSTOM_ID.fullmatch(str(data.get("custom_id", "")))
-    return int(match["game"]) if match else None
+    if match is None:
+        return None
+    with contextlib.suppress(NotHere):  # a forged number no game can have
+        return ids.numbers(match)["game"]
+    return None
 
 
 async def redraw_clicked(interaction: Interaction, game: Game | None = None) -> bool:

@@ -9,6 +9,7 @@ from typing import Any, ClassVar
 from discord import app_commands
 from discord.ext import commands
 
+from bot.interactions import replies
 from bot.interactions.context import Host, Interaction
 from bot.interactions.items import Input
 from bot.interactions.modals import ModalHandler, submitted_to
@@ -46,5 +47,9 @@ class ModeInputs(commands.Cog):
         handler = type(self).on_modal
         if self.modal is None or handler is None:
             return
-        if (match := submitted_to(interaction, self.modal)) is not None:
-            await handler(interaction, match)
+        match = submitted_to(interaction, self.modal)
+        if match is None:
+            return
+        numbers = await replies.numbers_or_refuse(interaction, match)
+        if numbers is not None:
+            await handler(interaction, numbers)

@@ -78,6 +78,14 @@ class Host(commands.AutoShardedBot):
     marks: BoardMarks
     """Which version each board shows, known at once and written in batches."""
 
+    def serves(self, guild_id: int | None) -> bool:
+        """This process answers `guild_id`'s interactions: Discord sends a server's events to
+        shard `(guild_id >> 22) % shard_count`, and a DM's to shard 0."""
+        if self.shard_ids is None or self.shard_count is None:
+            return True  # it runs every shard
+        shard = 0 if guild_id is None else (guild_id >> 22) % self.shard_count
+        return shard in self.shard_ids
+
     def kind_of(self, game: Game) -> KindView:
         """The mode that owns `game` (the registry's entry for its kind)."""
         raise NotImplementedError

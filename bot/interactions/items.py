@@ -14,7 +14,7 @@ from typing import Any, ClassVar, Self
 
 import discord
 
-from bot.interactions import boards
+from bot.interactions import boards, replies
 from bot.interactions.context import Interaction
 from bot.ui.ids import Route
 
@@ -31,17 +31,23 @@ class Input(discord.ui.DynamicItem[discord.ui.Item[Any]], template=r"mm:never"):
         super().__init_subclass__(template=route.template)
         cls.route = route
 
-    def __init__(self, item: discord.ui.Item[Any], fields: dict[str, int]) -> None:
+    def __init__(self, item: discord.ui.Item[Any], match: re.Match[str]) -> None:
         super().__init__(item)
-        self.fields = fields
+        self.match = match
+        self.fields: dict[str, int] = {}
+        """The custom_id's numbers, read (and a forged one refused) when the click is answered."""
 
     @classmethod
     async def from_custom_id(
         cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
     ) -> Self:
-        return cls(item, {name: int(value) for name, value in match.groupdict().items()})
+        return cls(item, match)
 
     async def callback(self, interaction: Interaction) -> None:  # type: ignore[override]
+        fields = await replies.numbers_or_refuse(interaction, self.match, dict(self.route.fields))
+        if fields is None:
+            return
+        self.fields = fields
         values = list(getattr(self.item, "values", []) or [])
         await self.act(interaction, values)
         game_id = self.fields.get("game")

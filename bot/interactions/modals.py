@@ -16,7 +16,8 @@ import discord
 
 from bot.interactions.context import Interaction
 
-ModalHandler = Callable[[Interaction, re.Match[str]], Awaitable[None]]
+ModalHandler = Callable[[Interaction, dict[str, int]], Awaitable[None]]
+"""What a submitted modal calls: the interaction and its custom_id's numbers by name."""
 
 
 def submitted_to(interaction: Interaction, pattern: re.Pattern[str]) -> re.Match[str] | None:

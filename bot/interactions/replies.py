@@ -6,19 +6,21 @@ import asyncio
 import contextlib
 import functools
 import logging
-from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine
+import re
+from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine, Mapping
 from typing import Any, Concatenate, ParamSpec
 
 import discord
 from discord import app_commands
 
 from bot.engine.actor import Actor
+from bot.engine.errors import NotHere
 from bot.engine.game import G
 from bot.interactions import boards
 from bot.interactions.context import Interaction
 from bot.interactions.reach import reach_of
 from bot.store import AlreadyApplied, Store
-from bot.ui import i18n, text
+from bot.ui import i18n, ids, text
 from bot.ui.errors import friendly
 
 log = logging.getLogger(__name__)
@@ -92,6 +94,19 @@ async def committed(interaction: Interaction, what: text.Recorded) -> AsyncItera
     except Exception:
         log.warning("after a stored move (interaction %s)", interaction.id, exc_info=True)
         await tell_privately(interaction, text.recorded(what, t=i18n.person(interaction)))
+
+
+async def numbers_or_refuse(
+    interaction: Interaction, match: re.Match[str], widths: Mapping[str, int] | None = None
+) -> dict[str, int] | None:
+    """The numbers of a custom_id the interaction matched (`ids.numbers`), or None once the
+    player was refused, as for a missing game: a number no game can have was forged."""
+    try:
+        return ids.numbers(match, widths)
+    except NotHere as error:
+        log.info("interaction %s names no game: %.40s", interaction.id, match.string)
+        await reply_error(interaction, error)
+        return None
 
 
 async def tell_privately(interaction: Interaction, message: str) -> None:

@@ -30,11 +30,13 @@ from bot.store.values import (
     Absorbed,
     Applied,
     Board,
+    Held,
     HistoryEntry,
     PlayerStats,
     Result,
     Snapshot,
     Win,
+    always,
 )
 
 __all__ = [
@@ -47,6 +49,7 @@ __all__ = [
     "AlreadyApplied",
     "Applied",
     "Board",
+    "Held",
     "HistoryEntry",
     "ImportRefused",
     "Lease",
@@ -65,6 +68,7 @@ __all__ = [
     "StoreInUse",
     "StoreUnavailable",
     "Win",
+    "always",
     "is_postgres_url",
     "open_lease",
     "open_store",

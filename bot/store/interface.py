@@ -23,12 +23,14 @@ from bot.store.values import (
     Absorbed,
     Applied,
     Board,
+    Held,
     HistoryEntry,
     OutcomeT,
     PlayerStats,
     Result,
     Snapshot,
     Win,
+    always,
 )
 
 
@@ -103,9 +105,10 @@ class Store(Protocol):
         clock starts and ends, also after a restart."""
         ...
 
-    async def expire_stale(self, older_than: timedelta) -> list[Game]:
+    async def expire_stale(self, older_than: timedelta, *, while_held: Held = always) -> list[Game]:
         """Abandon (as timed out) every active game with no move for `older_than`; a game that
-        cannot be read is skipped and the others still end."""
+        cannot be read is skipped and the others still end. Before each, `while_held()` must
+        still say the chore is this process's (its lease), else it stops."""
         ...
 
     # --- boards --------------------------------------------------------------------------

@@ -24,7 +24,7 @@ from bot.store.errors import Conflict, ImportRefused
 from bot.store.game_rows import CHANNEL_GAME, public, utc_now
 from bot.store.interface import ActionTarget
 from bot.store.stats_queries import HistoryFilter
-from bot.store.values import OutcomeT
+from bot.store.values import Held, OutcomeT, always
 
 log = logging.getLogger(__name__)
 
@@ -157,7 +157,7 @@ class SqlStore:
         )
         return [each.game for each in found]
 
-    async def expire_stale(self, older_than: timedelta) -> list[Game]:
+    async def expire_stale(self, older_than: timedelta, *, while_held: Held = always) -> list[Game]:
         """Each game ends in its own transaction: one that cannot be read is logged and
         skipped, and the others still end."""
         cutoff = self.dialect.stamp(self._clock() - older_than)
@@ -170,6 +170,8 @@ class SqlStore:
         )
         expired: list[Game] = []
         for row in rows:
+            if not while_held():
+                break
             try:
                 game, _ = await self.apply(expire, game_id=row["id"])
             except (GameOver, StaleGame):

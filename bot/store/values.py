@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Generic, TypeVar
@@ -118,3 +119,13 @@ class Absorbed:
     moves_new: int
     meta: int
     meta_changed: int
+
+
+Held = Callable[[], bool]
+"""Whether a chore is still this process's to run (it holds the chore's lease), asked before
+each write."""
+
+
+def always() -> bool:
+    """A chore with no lease to lose (a test, a one-off command): it always may write."""
+    return True

@@ -2,12 +2,24 @@
 
 The UI writes them (`Route.id`), the cogs read them back (`Route.template`, a regex for
 discord.py's dynamic items), so a click after a restart still finds everything in the store.
+A custom_id can be forged: its numbers are matched at any length and read with `numbers`, which
+refuses one wider than its field or beyond what the store holds, as it refuses a missing game.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
+
+from bot.engine.errors import NotHere
+
+LARGEST = 2**63 - 1
+"""The largest number the store holds: a row id is a signed 64-bit integer (a snowflake fits)."""
+ID = len(str(LARGEST))
+"""The widest number a custom_id field holds: a row id or a snowflake, 19 digits."""
+NUMBER = "[0-9]+"
+"""A custom_id number as matched: any length, so an out-of-range one is answered, not dropped."""
 
 
 @dataclass(frozen=True)
@@ -24,10 +36,26 @@ class Route:
 
     @property
     def template(self) -> str:
-        parts = [rf"(?P<{name}>[0-9]{{1,{width}}})" for name, width in self.fields]
+        parts = [rf"(?P<{name}>{NUMBER})" for name, _ in self.fields]
         return ":".join(["mm", re.escape(self.prefix), *parts])
 
+    def numbers(self, match: re.Match[str]) -> dict[str, int]:
+        """The fields of a custom_id this route matched (see `numbers`)."""
+        return numbers(match, dict(self.fields))
 
-ID = 20
-"""The widest number a custom_id field holds: a snowflake or a row id."""
+
+def numbers(match: re.Match[str], widths: Mapping[str, int] | None = None) -> dict[str, int]:
+    """The named numbers of a matched custom_id (a group left out is left out); NotHere, the
+    refusal of a game that does not exist, for one wider than its field (`widths`, else an id)
+    or beyond LARGEST: no game has it, and the store could not even look it up."""
+    found: dict[str, int] = {}
+    for name, text in match.groupdict().items():
+        if text is None:
+            continue
+        if len(text) > (widths or {}).get(name, ID) or int(text) > LARGEST:
+            raise NotHere()
+        found[name] = int(text)
+    return found
+
+
 CODE_FIELD = "code"

@@ -325,3 +325,76 @@ async def test_the_daily_code_plays_where_the_bot_is_not_a_member(
         ("daily", "won"),
         ("daily", "won"),
     ]
+
+
+async def test_a_daily_game_answers_only_through_its_own_routes(
+    fake_discord: FakeDiscord, bot: MastermindBot, clock: Clock, db_path: Path
+) -> None:
+    """A daily game is built on a play game, but play's routes (the code modal, the Guess
+    picker, the Hint) are not its own: through them it is refused privately, nothing is stored
+    and nothing reaches the channel, however the ids are forged."""
+    fake = fake_discord
+    board = await open_daily(fake, "alice")
+    ((game_id,),) = query(db_path, "SELECT id FROM games WHERE kind = 'daily'")
+    secret = code_of(clock.now.date())
+    public = [m for m in fake.messages("general") if not m.ephemeral]
+    modal = await fake.forge_interaction(
+        "general", "alice", type=5, custom_id=f"mm:code:{game_id}:1", fields={"code": secret}
+    )
+    refused = await modal.response()
+    assert refused.ephemeral and "play game" in refused.text, refused.text
+    for route in ("guess", "hint"):
+        clicked = await fake.forge_interaction(
+            "general",
+            "alice",
+            type=3,
+            custom_id=f"mm:{route}:{game_id}",
+            payload={
+                "message": {
+                    **board.payload(),
+                    "components": [
+                        {
+                            "type": 1,
+                            "components": [
+                                {
+                                    "type": 2,
+                                    "style": 1,
+                                    "label": "x",
+                                    "custom_id": f"mm:{route}:{game_id}",
+                                }
+                            ],
+                        }
+                    ],
+                }
+            },
+        )
+        reply = await clicked.response()
+        assert reply.ephemeral and "play game" in reply.text, (route, reply.text)
+    assert query(db_path, "SELECT count(*) FROM moves") == [(0,)]
+    assert [m for m in fake.messages("general") if not m.ephemeral] == public
+    await guess(fake, board, "alice", secret)  # its own route still plays it
+    assert "Result" in board.text
+
+
+async def test_yesterdays_puzzle_cannot_be_finished_after_midnight(
+    fake_discord: FakeDiscord, bot: MastermindBot, clock: Clock, db_path: Path
+) -> None:
+    """Opened, left without a guess, and cracked the next day when the answer is public: the
+    board says the puzzle closed and shows its answer; nothing is scored and no streak grows."""
+    fake = fake_discord
+    day = clock.now.date()
+    board = await open_daily(fake, "alice")
+    secret = code_of(day)
+    public = [m for m in fake.messages("general") if not m.ephemeral]
+    clock.next_day()
+    for peg, digit in enumerate(secret):
+        await choose(fake, board, board.selects[peg]["custom_id"], str(int(digit) - 1), "alice")
+    click = await fake.click(board, "Submit guess", user="alice")
+    assert await click.answer() == 7  # the board itself is redrawn, through this click
+    await fake.wait_for(lambda: "closed at midnight" in board.text, what="the closed board")
+    assert f"Daily #{puzzle(day)} closed" in board.text and "Cracked" not in board.text
+    assert CLASSIC.emoji(CLASSIC.parse(secret)) in board.text  # its answer
+    assert board.selects == [] and rows(board) == []
+    assert [m for m in fake.messages("general") if not m.ephemeral] == public
+    assert query(db_path, "SELECT kind FROM moves ORDER BY move_no") == [("timeout",)]
+    assert (await daily.record(bot.store, fake.user("alice").id, clock.now)).solved == 0

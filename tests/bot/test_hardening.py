@@ -5,7 +5,10 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 from pathlib import Path
+
+import pytest
 
 from bot.engine.codes import CodeSpace
 from tests.bot.helpers import move_count, query, secret_text
@@ -179,3 +182,34 @@ async def test_a_second_bot_process_on_the_same_database_refuses_to_start(
         assert move_count(db_path) == 1
     finally:
         await first.stop()
+
+
+async def test_a_forged_modal_with_an_id_the_store_cannot_hold_is_refused_like_a_missing_game(
+    fake_discord: FakeDiscord, bot, db_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A row id is at most 2**63 - 1 (19 digits): a custom_id number beyond it names no game,
+    and gets the very refusal a missing game gets, privately, with nothing above INFO logged."""
+    caplog.set_level(logging.INFO)
+    missing = await fake_discord.forge_interaction(
+        "general", "bob", type=5, custom_id="mm:code:424242", fields={"code": "1234"}
+    )
+    expected = (await missing.response()).text
+    assert "another channel" in expected
+    beyond, twenty = str(2**63), "9" * 20
+    for custom_id in (
+        f"mm:code:{twenty}",
+        f"mm:code:{beyond}",
+        f"mm:code:{beyond}:{twenty}",
+        f"mm:dcode:{beyond}:1",
+        f"mm:dcode:{twenty}:1",
+        f"mm:rcode:{beyond}:0",
+        f"mm:rcode:{twenty}:0",
+    ):
+        forged = await fake_discord.forge_interaction(
+            "general", "bob", type=5, custom_id=custom_id, fields={"code": "1234"}
+        )
+        reply = await forged.response()
+        assert reply.ephemeral and reply.text == expected, custom_id
+    loud = [r for r in caplog.records if r.levelno > logging.INFO]
+    assert loud == [], [r.getMessage() for r in loud]
+    assert move_count(db_path) == 0

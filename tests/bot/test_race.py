@@ -372,3 +372,38 @@ async def test_a_race_survives_restarts_in_its_lobby_and_mid_race(
         await third.stop()
     ended = [m for m in fake.messages("general") if "The race is over" in m.text]
     assert len(ended) == 1
+
+
+async def test_a_late_join_or_guess_is_refused_with_the_time_it_closed(
+    fake_discord: FakeDiscord, bot: MastermindBot, db_path: Path, clock: Clock
+) -> None:
+    """The clock's timer has not fired (a tick failed, the pass is minutes away): the time
+    limits still hold at the moment of the click, in the move's own transaction."""
+    fake = fake_discord
+    board = await open_race(fake, join_seconds=60, minutes=1)
+    await join(fake, board, "bob")
+    ((lobby_until, race_until),) = query(db_path, "SELECT lobby_until, race_until FROM games")
+    moves = move_count(db_path)
+    clock.advance(61)  # the lobby's time is up; no timer has started the race
+    late = await (await fake.click(board, "Join", user="carol")).response()
+    assert late.ephemeral and f"lobby closed at <t:{lobby_until}:T>" in late.text
+    assert move_count(db_path) == moves and f"<@{fake.user('carol').id}>" not in board.text
+
+    await (await fake.click(board, "Start", user="alice")).answer()
+    await fake.wait_for(lambda: "The race is on" in board.text)
+    secret = secret_digits(db_path)
+    mine = await my_board(fake, board, "bob")
+    for peg, digit in enumerate(secret):
+        await choose(fake, mine, mine.selects[peg]["custom_id"], str(int(digit) - 1), "bob")
+    moves = move_count(db_path)
+    clock.advance(60)  # the race's time is up; no timer has ended it
+    too_late = await (await fake.click(mine, "Submit guess", user="bob")).response()
+    assert too_late.ephemeral and f"time ran out at <t:{race_until}:T>" in too_late.text
+    typed = await (
+        await fake.slash("general", "alice", "mastermind", "guess", options={"code": secret})
+    ).response()
+    assert typed.ephemeral and f"time ran out at <t:{race_until}:T>" in typed.text
+    assert move_count(db_path) == moves
+    assert query(db_path, "SELECT status, winner_id FROM games") == [("active", None)]
+    assert await race_inputs.clock_pass(bot) == 1
+    await fake.wait_for(lambda: "Nobody cracked the code" in board.text)

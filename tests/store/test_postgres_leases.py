@@ -6,6 +6,8 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
+import pytest
+
 from bot.store import JOBS_LEASE, LeaseKeeper, open_lease, open_store
 from bot.store.leases import LocalLease, PostgresLease
 from tests.store.postgres_server import query
@@ -94,15 +96,16 @@ async def test_a_shard_runs_in_one_process_and_a_crashed_holder_is_taken_over(
         await open_store(postgres_url) as first,
         await open_store(postgres_url) as second,
     ):
-        held = await hold_shards(first, [0, 1], ttl=30)
+        held = await hold_shards(first, [0, 1], 3, ttl=30)
         with pytest.raises(ShardTaken, match=r"^shard 1 is already run by .* pid ") as refused:
-            await hold_shards(second, [1, 2], ttl=30)
+            await hold_shards(second, [1, 2], 3, ttl=30)
         assert "\n" not in str(refused.value)
         rows = query(postgres_url, "SELECT name FROM leases ORDER BY name")
-        assert rows == [("shard:0",), ("shard:1",)]  # shard 2 was not kept by the refused one
+        # Shard 2 was not kept by the refused one. (The names carry the count since #22.)
+        assert rows == [("shard:0/3",), ("shard:1/3",)]
         for keeper in held:
             await keeper.close()
-        taken = await hold_shards(second, [1, 2], ttl=30)  # released: at once
+        taken = await hold_shards(second, [1, 2], 3, ttl=30)  # released: at once
         for keeper in taken:
             await keeper.close()
 
@@ -119,7 +122,7 @@ async def test_a_shard_runs_in_one_process_and_a_crashed_holder_is_taken_over(
             "VALUES ('shard:all', $1, clock_timestamp() + interval '1 hour')",
             (dead,),
         )
-        revived = await hold_shards(first, None, ttl=30)
+        revived = await hold_shards(first, None, None, ttl=30)
         assert await revived[0].lease.current_holder() == revived[0].lease.holder
         for keeper in revived:
             await keeper.close()
@@ -131,14 +134,68 @@ async def test_a_shard_runs_in_one_process_and_a_crashed_holder_is_taken_over(
             (alive,),
         )
         with pytest.raises(ShardTaken, match="pid 1 "):
-            await hold_shards(second, None, ttl=30)
+            await hold_shards(second, None, None, ttl=30)
 
 
 async def test_on_sqlite_every_shard_is_this_process(tmp_path: Path) -> None:
     from bot.store.leases import hold_shards
 
     async with await open_store(tmp_path / "bot.db") as store:
-        keepers = await hold_shards(store, [0, 1], ttl=30)
+        keepers = await hold_shards(store, [0, 1], 2, ttl=30)
         assert [k.held for k in keepers] == [True, True]
         for keeper in keepers:
             await keeper.close()
+
+
+SHARD_SETS: dict[str, tuple[list[int] | None, int | None]] = {
+    "every shard": (None, None),
+    "every shard of 2": (None, 2),
+    "shard 0 of 2": ([0], 2),
+    "shard 1 of 2": ([1], 2),
+    "shards 0,1 of 4": ([0, 1], 4),
+    "shards 2,3 of 4": ([2, 3], 4),
+    "shard 2 of 4": ([2], 4),
+}
+"""What SHARD_IDS and SHARD_COUNT ask a process to run."""
+
+
+@pytest.mark.parametrize(
+    ("running", "starting", "why"),
+    [
+        ("every shard", "every shard", "shard all is already run by"),
+        ("every shard", "shard 1 of 2", "every shard is already run by"),
+        ("every shard of 2", "shards 0,1 of 4", "every shard is already run by"),
+        ("shard 1 of 2", "every shard", "shard 1 of 2 is already run by"),
+        ("shard 0 of 2", "shard 2 of 4", "SHARD_COUNT=4"),  # guilds of shard 2 of 4 are in both
+        ("shard 2 of 4", "shard 1 of 2", "SHARD_COUNT=2"),  # apart today, not once both grow
+        ("shards 0,1 of 4", "shard 1 of 2", "SHARD_COUNT=2"),
+        ("shards 0,1 of 4", "shards 2,3 of 4", None),
+        ("shard 0 of 2", "shard 1 of 2", None),
+    ],
+)
+async def test_a_process_is_refused_beside_one_that_runs_any_of_its_servers(
+    postgres_url: str, running: str, starting: str, why: str | None
+) -> None:
+    """Lease names never conflict across SHARD_COUNTs or with every-shard: what the processes
+    run is compared, and the one that starts second is refused in one line naming the first."""
+    from bot.store.leases import ShardTaken, hold_shards
+
+    async with (
+        await open_store(postgres_url) as first,
+        await open_store(postgres_url) as second,
+    ):
+        held = await hold_shards(first, *SHARD_SETS[running], ttl=30)
+        try:
+            if why is None:
+                for keeper in await hold_shards(second, *SHARD_SETS[starting], ttl=30):
+                    await keeper.close()
+                return
+            with pytest.raises(ShardTaken) as refused:
+                await hold_shards(second, *SHARD_SETS[starting], ttl=30)
+            line = str(refused.value)
+            assert why in line and held[0].lease.holder in line and "\n" not in line
+            names = query(postgres_url, "SELECT name FROM leases")
+            assert len(names) == len(held)  # the refused one keeps nothing
+        finally:
+            for keeper in held:
+                await keeper.close()

@@ -22,6 +22,8 @@ from tests.store.backends import Backend
 from tests.store.helpers import ALICE, BOB, CAROL, CHANNEL, GUILD, SECRET, play
 
 OPENED = 1_767_268_800  # 2026-01-01 12:00 UTC
+RACING = OPENED + 60
+"""A moment while the race runs: its lobby closed, its time not up (joins happen at OPENED)."""
 
 
 def race(channel_id: int = CHANNEL, *, hard: bool = False, **variant: int) -> RaceGame:
@@ -45,7 +47,7 @@ async def lobby(store: Store, *players: int) -> RaceGame:
     game = await store.start(race())
     assert game.id is not None
     for player in players:
-        await store.apply(lambda g, p=player: join(g, p), game_id=game.id)  # type: ignore[misc]
+        await store.apply(lambda g, p=player: join(g, p, OPENED), game_id=game.id)  # type: ignore[misc]
     started, _ = await store.apply(lambda g: start_race(g, ALICE), game_id=game.id)
     assert isinstance(started, RaceGame)
     return started
@@ -62,14 +64,14 @@ async def test_a_race_round_trips_with_its_clock_and_holds_the_channel(
         await store.start(play())
     assert await store.active_game(CHANNEL) == game
     assert await store.running(GameKind.RACE) == [game]
-    await store.apply(lambda g: join(g, BOB), game_id=game.id, source="i:2")
+    await store.apply(lambda g: join(g, BOB, OPENED), game_id=game.id, source="i:2")
     with pytest.raises(AlreadyApplied):  # the same click again
-        await store.apply(lambda g: join(g, BOB), game_id=game.id, source="i:2")
+        await store.apply(lambda g: join(g, BOB, OPENED), game_id=game.id, source="i:2")
     game, _ = await store.apply(lambda g: start_race(g, None), game_id=game.id, source="clock:s")
     with pytest.raises(RaceStarted):
-        await store.apply(lambda g: join(g, CAROL), game_id=game.id)
+        await store.apply(lambda g: join(g, CAROL, OPENED), game_id=game.id)
     with pytest.raises(NotInRace):
-        await store.apply(lambda g: race_guess(g, CAROL, "1234"), game_id=game.id)
+        await store.apply(lambda g: race_guess(g, CAROL, "1234", now=RACING), game_id=game.id)
     assert isinstance(game, RaceGame) and game.started and game.players == (ALICE, BOB)
     assert await store.game(game.id or 0) == game
     rows = backend.query("SELECT kind, player_id, source FROM moves ORDER BY move_no")
@@ -87,7 +89,9 @@ async def test_the_race_ends_when_all_have_finished_and_the_first_to_crack_wins(
     gid = game.id
 
     async def move(player: int, code: str, after: int | None = None) -> RaceGame:
-        new, _ = await store.apply(lambda g: race_guess(g, player, code, after=after), game_id=gid)
+        new, _ = await store.apply(
+            lambda g: race_guess(g, player, code, after=after, now=RACING), game_id=gid
+        )
         assert isinstance(new, RaceGame)
         return new
 
@@ -120,11 +124,11 @@ async def test_the_race_ends_when_all_have_finished_and_the_first_to_crack_wins(
 
 async def test_a_race_given_up_keeps_its_winner_and_counts_hard_wins(store: Store) -> None:
     game = await store.start(race(hard=True))
-    await store.apply(lambda g: join(g, BOB), game_id=game.id)
+    await store.apply(lambda g: join(g, BOB, OPENED), game_id=game.id)
     await store.apply(lambda g: start_race(g, ALICE), game_id=game.id)
-    await store.apply(lambda g: race_guess(g, BOB, "1243"), game_id=game.id)
-    await store.apply(lambda g: race_guess(g, BOB, "1234"), game_id=game.id)
-    await store.apply(lambda g: race_guess(g, ALICE, "5555"), game_id=game.id)
+    await store.apply(lambda g: race_guess(g, BOB, "1243", now=RACING), game_id=game.id)
+    await store.apply(lambda g: race_guess(g, BOB, "1234", now=RACING), game_id=game.id)
+    await store.apply(lambda g: race_guess(g, ALICE, "5555", now=RACING), game_id=game.id)
     ended, outcome = await store.apply(lambda g: give_up(g, ALICE), game_id=game.id)
     assert isinstance(ended, RaceGame) and ended.status is Status.ABANDONED
     assert outcome.secret == SECRET and ended.winner_id == BOB and ended.ended_by == ALICE

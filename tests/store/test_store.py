@@ -167,6 +167,23 @@ async def test_stale_games_expire(store: Store, clock: Clock) -> None:
     }
 
 
+async def test_stale_games_expire_only_while_the_chore_is_still_ours(
+    store: Store, clock: Clock
+) -> None:
+    """The expiry chore asks before each game whether its lease is still held, and stops."""
+    games = [await store.start(play(CHANNEL + n)) for n in range(3)]
+    clock.advance(hours=25)
+    asked: list[int] = []
+
+    def held() -> bool:
+        asked.append(1)
+        return len(asked) <= 1  # the lease is lost after the first game
+
+    expired = await store.expire_stale(timedelta(hours=24), while_held=held)
+    assert [game.id for game in expired] == [games[0].id] and len(asked) == 2
+    assert len(await store.expire_stale(timedelta(hours=24))) == 2  # the next holder's pass
+
+
 async def test_player_stats_and_leaderboard(store: Store) -> None:
     async def finished(winner: int | None, guesses: list[tuple[int, str]]) -> None:
         game = await store.start(play())

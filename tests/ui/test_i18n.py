@@ -321,7 +321,19 @@ def engine_errors() -> Iterator[tuple[BaseException, str]]:
             race_rules.RaceNotStarted(),
             "The race has not started yet: wait for the starter or the clock.",
         ),
+        (
+            play_rules.NotOwnRoute(),
+            "That belongs to a play game; this game is played on its own board.",
+        ),
         (race_rules.RaceStarted(), "This race has already started; join the next one."),
+        (
+            race_rules.LobbyClosed(1_767_268_860),
+            "This race's lobby closed at <t:1767268860:T>; join the next one.",
+        ),
+        (
+            race_rules.TimeIsUp(1_767_269_460),
+            "This race's time ran out at <t:1767269460:T>; that guess came too late.",
+        ),
         (
             race_rules.RaceFinished(),
             "You have finished this race: watch its board for the others.",
@@ -330,7 +342,7 @@ def engine_errors() -> Iterator[tuple[BaseException, str]]:
     ]:
         yield error, english
     yield (
-        _raised(lambda: race_rules.join(play, 3)),
+        _raised(lambda: race_rules.join(play, 3, 0)),
         "That belongs to a race; this game is not one.",
     )
     yield (
@@ -407,7 +419,7 @@ def _subclasses(cls: type[GameError]) -> Iterator[type[GameError]]:
         yield from _subclasses(sub)
 
 
-ABSTRACT = {WrongGameKind}
+ABSTRACT = {WrongGameKind, race_rules.Closed}
 """Kinds only ever raised as a subclass (each mode's own refusal)."""
 
 

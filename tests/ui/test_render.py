@@ -11,7 +11,7 @@ from dataclasses import replace
 import pytest
 
 import bot.modes
-from bot.engine.errors import NotYourGame, OwnerReason
+from bot.engine.errors import NotHere, NotYourGame, OwnerReason
 from bot.engine.game import Variant
 from bot.modes.play import board as play_board
 from bot.modes.race import board as race_board
@@ -38,12 +38,17 @@ def test_every_mode_board_holds_routes_and_no_prefix_is_taken_twice() -> None:
 
 @pytest.mark.parametrize("route", ROUTES, ids=lambda r: r.prefix)
 def test_every_route_reads_back_what_it_wrote(route: ids.Route) -> None:
-    values = [10**19 + n if width > 6 else n for n, (_, width) in enumerate(route.fields, 1)]
+    # The widest ids the store holds (since #22: 2**63 - 1, not 10**19 and up, which it cannot).
+    values = [ids.LARGEST - n if width > 6 else n for n, (_, width) in enumerate(route.fields, 1)]
     custom_id = route.id(*values)
     assert len(custom_id) <= 100  # Discord's limit
     match = re.fullmatch(route.template, custom_id)
-    assert match is not None and [int(v) for v in match.groups()] == values
-    assert re.fullmatch(route.template, custom_id + "0" * 25) is None  # bounded fields
+    assert match is not None and list(route.numbers(match).values()) == values
+    # A wider number is matched, so it is answered, and read as no game (#22: was unmatched).
+    wider = re.fullmatch(route.template, custom_id + "0" * 25)
+    assert wider is not None
+    with pytest.raises(NotHere):
+        route.numbers(wider)
 
 
 def test_the_modal_route_reads_ids_with_and_without_the_nonce() -> None:

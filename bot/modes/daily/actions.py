@@ -14,10 +14,9 @@ from datetime import date, datetime, timedelta
 from bot.engine.actor import Actor
 from bot.engine.codes import Code
 from bot.engine.errors import AlreadyPlayed, GameOver, NotHere, NotYourGame, OwnerReason
-from bot.engine.game import Game, GameKind, GuessOutcome, Variant
+from bot.engine.game import EndOutcome, Game, GameKind, GuessOutcome, Variant
 from bot.modes.daily import rules as days
 from bot.modes.daily.rules import DailyGame
-from bot.modes.play import rules as play_rules
 from bot.store import Result, Store
 
 KEY_META = "daily:key"
@@ -109,13 +108,15 @@ async def may_guess(store: Store, game_id: int, actor: Actor) -> DailyGame:
 
 
 async def guess(
-    store: Store, game_id: int, version: int, actor: Actor, code: str | Code
-) -> tuple[DailyGame, GuessOutcome]:
-    """Score a guess made on the board that showed `version`, in one write transaction: one
-    guess per version, so a second click (or a stale copy of the board) stores nothing
-    (AlreadyApplied)."""
+    store: Store, game_id: int, version: int, actor: Actor, code: str | Code, now: datetime
+) -> tuple[DailyGame, GuessOutcome | EndOutcome]:
+    """Score a guess made at `now` on the board that showed `version`, in one write
+    transaction: one guess per version, so a second click (or a stale copy of the board)
+    stores nothing (AlreadyApplied). After the puzzle's day, the game is closed instead
+    (an EndOutcome: its answer shows, nothing is scored)."""
+    today = Day.at(now).day
     applied = await store.act(
-        lambda g: play_rules.guess(own(g, actor), actor.user_id, code),
+        lambda g: days.guess(own(g, actor), actor.user_id, code, today=today),
         game_id=game_id,
         source=f"daily:{game_id}:{version}",
     )

@@ -124,6 +124,15 @@ def _result(game: DailyGame, t: Messages) -> str:
     return t.gettext("⌛ Not finished in time.")
 
 
+def closed(game: DailyGame, *, t: Messages) -> str:
+    """The note on a board whose puzzle closed before the player finished it."""
+    return t.gettext(
+        "Daily #{number} closed at midnight UTC, before you finished it; here is its answer. "
+        "Today's code is waiting: `/mastermind daily`.",
+        number=game.puzzle,
+    )
+
+
 def wait(left: timedelta, *, t: Messages) -> str:
     """Time until the next puzzle, to the minute: '5 h 12 min', '12 min'."""
     minutes = max(1, int(left.total_seconds() + 59) // 60)

@@ -18,7 +18,7 @@ from discord import app_commands
 
 from bot.engine.codes import Code
 from bot.engine.errors import NotHere
-from bot.engine.game import GameKind
+from bot.engine.game import EndOutcome, GameKind
 from bot.interactions import private, replies
 from bot.interactions.cogs import ModeInputs
 from bot.interactions.context import Host, Interaction
@@ -96,7 +96,13 @@ class DailyBoard:
         channel the result without its colours."""
         bot = interaction.client
         assert game.id is not None
-        new, _ = await daily.guess(bot.store, game.id, stamp, actor(interaction), code)
+        who = actor(interaction)
+        new, outcome = await daily.guess(bot.store, game.id, stamp, who, code, bot.clock())
+        if isinstance(outcome, EndOutcome):  # its day is over: the board shows the answer
+            note = drawn.closed(new, t=i18n.person(interaction))
+            async with replies.committed(interaction, "game"):
+                await private.redraw(interaction, self, new, note=note)
+            return
         async with replies.committed(interaction, "guess"):
             await private.redraw(interaction, self, new)
             if new.is_over and new.id is not None:
@@ -135,9 +141,9 @@ async def share(interaction: Interaction, game_id: int) -> None:
 DYNAMIC_ITEMS = (*private.inputs(BOARD), on_click(drawn.DAILY_SHARE, share))
 
 
-async def on_modal(interaction: Interaction, match: re.Match[str]) -> None:
+async def on_modal(interaction: Interaction, numbers: dict[str, int]) -> None:
     """A daily board's code modal (`drawn.DAILY_MODAL`)."""
-    await private.submit_modal(interaction, BOARD, int(match["game"]), int(match["version"]))
+    await private.submit_modal(interaction, BOARD, numbers["game"], numbers["version"])
 
 
 class DailyInputs(ModeInputs):

@@ -15,8 +15,10 @@ from dataclasses import dataclass
 from datetime import UTC, date, datetime, timedelta
 from typing import ClassVar
 
+from bot.engine import game as core
 from bot.engine.codes import Code, CodeSpace
-from bot.engine.game import GameKind, Reach, Secret, Variant
+from bot.engine.game import EndOutcome, GameKind, GuessOutcome, Reach, Secret, Variant
+from bot.modes.play import rules as play
 from bot.modes.play.rules import PlayGame
 
 FIRST_DAY = date(2026, 1, 1)
@@ -117,3 +119,14 @@ def new_daily_game(
         puzzle=puzzle,
         hard=hard,
     )
+
+
+def guess(
+    game: DailyGame, player_id: int, code: Code | str, *, today: date
+) -> tuple[PlayGame, GuessOutcome | EndOutcome]:
+    """Score a guess on the puzzle of `today`. A puzzle is played on its own day only: once
+    that is over (midnight UTC, when its answer may be public), the move closes the game
+    instead (a TIMEOUT, so it shows its answer and counts as not solved) and scores nothing."""
+    if puzzle_number(today) != game.puzzle:
+        return core.expire(game)
+    return play.guess(game, player_id, code)

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 
 from bot.engine.actor import Actor
 from bot.engine.errors import StaleGame
+from bot.engine.game import MoveKind
 from bot.engine.job_types import Hint
 from bot.modes.common.actions import here, running_here
 from bot.modes.play import rules
@@ -37,9 +38,9 @@ class HintGiven:
 
 async def check(store: Store, game_id: int, actor: Actor) -> PlayGame:
     """The running game the actor may ask a hint in (the rules' refusals, before any work)."""
-    game = await running_here(store, game_id, actor)
-    rules.hint(game, actor.user_id)  # dry run: the kind of game, solo games
-    return rules.as_play(game)
+    game = rules.play_itself(await running_here(store, game_id, actor), MoveKind.HINT)
+    rules.hint(game, actor.user_id)  # dry run: solo games
+    return game
 
 
 async def hint(store: Store, solver: SolverPool, game: PlayGame, actor: Actor) -> HintGiven:
@@ -63,7 +64,9 @@ async def hint(store: Store, solver: SolverPool, game: PlayGame, actor: Actor) -
         )
         try:
             applied = await store.act(
-                lambda g: rules.hint(here(g, actor), actor.user_id),
+                lambda g: rules.hint(
+                    rules.play_itself(here(g, actor), MoveKind.HINT), actor.user_id
+                ),
                 game_id=game_id,
                 expected_version=game.version,
                 source=actor.source,

@@ -5,7 +5,7 @@ from __future__ import annotations
 from bot.engine.actor import Actor
 from bot.engine.codes import Code
 from bot.engine.errors import NotYourGame, OwnerReason
-from bot.engine.game import GuessOutcome, MoveKind, Variant, require
+from bot.engine.game import GuessOutcome, MoveKind, Variant
 from bot.modes.common.actions import (
     here,
     refuse_if_taken,
@@ -14,7 +14,7 @@ from bot.modes.common.actions import (
     started_by,
 )
 from bot.modes.play import rules
-from bot.modes.play.rules import NotAPlayGame, PlayGame
+from bot.modes.play.rules import PlayGame
 from bot.solver_pool import SolverPool
 from bot.store import Applied, Store
 
@@ -41,13 +41,9 @@ async def start(
     return await start_with_board(store, actor, fresh, board_message_id)
 
 
-def _not_a_play_game() -> NotAPlayGame:
-    return NotAPlayGame(MoveKind.GUESS)
-
-
 async def may_guess(store: Store, game_id: int, actor: Actor) -> PlayGame:
     """The running play game the actor may guess in (before a picker or modal opens)."""
-    game = require(await running_here(store, game_id, actor), PlayGame, _not_a_play_game)
+    game = rules.play_itself(await running_here(store, game_id, actor), MoveKind.GUESS)
     if game.solo and actor.user_id != game.starter_id:
         raise NotYourGame(game.starter_id, reason=OwnerReason.SOLO)
     return game
@@ -59,7 +55,9 @@ async def guess(
     """Score one guess in one write transaction that also says where the board is; stored
     once per source (AlreadyApplied on a repeat)."""
     return await store.act(
-        lambda g: rules.guess(here(g, actor), actor.user_id, code),
+        lambda g: rules.guess(
+            rules.play_itself(here(g, actor), MoveKind.GUESS), actor.user_id, code
+        ),
         game_id=game_id,
         source=actor.source,
     )

@@ -11,21 +11,21 @@ from bot.engine.codes import Code, CodeSpace
 from bot.engine.game import MoveKind, Status
 from bot.modes.common import board as common_board
 from bot.modes.hints import board as hints_board
-from bot.modes.play.rules import NotAPlayGame, PlayGame
+from bot.modes.play.rules import NotAPlayGame, NotOwnRoute, PlayGame
 from bot.modes.review.board import finished_view
 from bot.store import PlayerStats
 from bot.ui import components, embeds, text, words
 from bot.ui.boards import Drawn, Field
 from bot.ui.errors import ErrorWords
 from bot.ui.i18n import Messages
-from bot.ui.ids import ID, Route
+from bot.ui.ids import ID, NUMBER, Route
 from bot.ui.text import mention
 
 GUESS = Route("guess", (("game", ID),))
 SUBMIT_PICK = Route("send", (("game", ID),))
 PICK_PEG = Route("pick", (("game", ID), ("peg", 1)))
 CODE_MODAL = Route("code", (("game", ID), ("nonce", ID)))
-CODE_MODAL_PATTERN = re.compile(r"mm:code:(?P<game>[0-9]{1,20})(?::(?P<nonce>[0-9]{1,20}))?")
+CODE_MODAL_PATTERN = re.compile(rf"mm:code:(?P<game>{NUMBER})(?::(?P<nonce>{NUMBER}))?")
 """The code modal: `mm:code:<game>:<id of the click that opened it>` (older: no nonce)."""
 
 
@@ -187,5 +187,10 @@ def _not_a_play_game(error: NotAPlayGame, t: Messages) -> str:
     return t.gettext("In this game I guess your code: answer my guesses instead.")
 
 
-ERRORS: ErrorWords = {NotAPlayGame: _not_a_play_game}
+ERRORS: ErrorWords = {
+    NotAPlayGame: _not_a_play_game,
+    NotOwnRoute: lambda _, t: t.gettext(
+        "That belongs to a play game; this game is played on its own board."
+    ),
+}
 """The play mode's refusals in words."""

@@ -8,8 +8,6 @@ counted (`replies.committed`).
 
 from __future__ import annotations
 
-import re
-
 import discord
 from discord import app_commands
 
@@ -180,11 +178,10 @@ DYNAMIC_ITEMS = (
 )
 
 
-async def on_modal(interaction: Interaction, match: re.Match[str]) -> None:
+async def on_modal(interaction: Interaction, numbers: dict[str, int]) -> None:
     """A play game's code modal (`board.CODE_MODAL_PATTERN`), whenever it was opened."""
-    nonce = int(match["nonce"]) if match["nonce"] else None
-    await submit_modal(interaction, int(match["game"]), nonce)
-    await boards.catch_up(interaction, int(match["game"]))
+    await submit_modal(interaction, numbers["game"], numbers.get("nonce"))
+    await boards.catch_up(interaction, numbers["game"])
 
 
 class PlayInputs(ModeInputs):

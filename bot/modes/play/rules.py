@@ -27,6 +27,11 @@ class NotAPlayGame(WrongGameKind, code="not-a-play-game"):
         self.tried = tried
 
 
+class NotOwnRoute(WrongGameKind, code="not-own-route"):
+    """A play input (its Guess, picker, code modal or Hint) on a game of a mode built on play
+    (a daily game), which answers only through its own routes and their checks."""
+
+
 @dataclass(frozen=True)
 class HintOutcome:
     level: int  # 1: how many codes are left; 2 (a second press before the next guess): a code
@@ -82,6 +87,15 @@ class PlayGame(SecretGame):
 def as_play(game: core.Game) -> PlayGame:
     """`game` as a game players guess (a play game, or one built on it)."""
     return core.require(game, PlayGame, lambda: NotAPlayGame(MoveKind.GUESS))
+
+
+def play_itself(game: core.Game, tried: MoveKind) -> PlayGame:
+    """`game` if it is a play game itself, for play's own routes (`tried`: a guess or a hint):
+    a mode built on it (a daily game) is not accepted, as its rules (privacy, one guess per
+    board) are its own."""
+    if type(game) is not PlayGame:
+        raise NotOwnRoute() if isinstance(game, PlayGame) else NotAPlayGame(tried)
+    return game
 
 
 def new_play_game(

@@ -75,8 +75,11 @@ async def race_here(store: Store, game_id: int, actor: Actor) -> RaceGame:
     return core.require(await running_here(store, game_id, actor), RaceGame, NotARace)
 
 
-async def join(store: Store, game_id: int, actor: Actor) -> Applied[object]:
-    return await _lobby_move(store, game_id, actor, rules.join)
+async def join(store: Store, game_id: int, actor: Actor, now: float) -> Applied[object]:
+    """The actor enters the lobby, if it is still open at `now` (unix seconds)."""
+    return await _lobby_move(
+        store, game_id, actor, lambda game, player: rules.join(game, player, now)
+    )
 
 
 async def start_now(store: Store, game_id: int, actor: Actor) -> Applied[object]:
@@ -116,13 +119,14 @@ def guess_source(game_id: int, player_id: int, made: int) -> str:
 
 
 async def guess(
-    store: Store, game_id: int, actor: Actor, code: str | Code, *, after: int | None
+    store: Store, game_id: int, actor: Actor, code: str | Code, *, after: int | None, now: float
 ) -> Applied[core.GuessOutcome]:
-    """Score a player's guess in one write transaction. `after`: the guesses their board
-    showed (None: typed with /mastermind guess, the interaction is the source)."""
+    """Score a player's guess made at `now` (unix seconds) in one write transaction. `after`:
+    the guesses their board showed (None: typed with /mastermind guess, the interaction is the
+    source)."""
     source = actor.source if after is None else guess_source(game_id, actor.user_id, after)
     return await store.act(
-        lambda g: rules.race_guess(here(g, actor), actor.user_id, code, after=after),
+        lambda g: rules.race_guess(here(g, actor), actor.user_id, code, after=after, now=now),
         game_id=game_id,
         source=source,
     )

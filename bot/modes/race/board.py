@@ -20,6 +20,7 @@ from bot.modes.common.board import average, counts, marks
 from bot.modes.race.actions import RaceNeedsServer
 from bot.modes.race.rules import (
     AlreadyJoined,
+    LobbyClosed,
     NotARace,
     NotInRace,
     NotTheStarter,
@@ -30,6 +31,7 @@ from bot.modes.race.rules import (
     RaceNotStarted,
     RaceStarted,
     RaceTiming,
+    TimeIsUp,
 )
 from bot.modes.review.board import finished_view
 from bot.store import PlayerStats
@@ -72,6 +74,11 @@ def _title(game: RaceGame, t: Messages) -> str:
 def when(moment: int) -> str:
     """A moment every Discord client shows as a live countdown ("in 45 seconds")."""
     return f"<t:{moment}:R>"
+
+
+def at(moment: int) -> str:
+    """A moment every Discord client shows as a time of day in its own time zone."""
+    return f"<t:{moment}:T>"
 
 
 def peg_row(black: int, white: int, pegs: int) -> str:
@@ -401,6 +408,13 @@ ERRORS: ErrorWords = {
         "The race has not started yet: wait for the starter or the clock."
     ),
     RaceStarted: lambda _, t: t.gettext("This race has already started; join the next one."),
+    LobbyClosed: lambda error, t: t.gettext(
+        "This race's lobby closed at {time}; join the next one.", time=at(error.closed_at)
+    ),
+    TimeIsUp: lambda error, t: t.gettext(
+        "This race's time ran out at {time}; that guess came too late.",
+        time=at(error.closed_at),
+    ),
     RaceFinished: lambda _, t: t.gettext(
         "You have finished this race: watch its board for the others."
     ),

@@ -21,6 +21,7 @@ import re
 
 import discord
 from discord import app_commands
+from discord.ext import commands
 
 from bot.engine.codes import Code
 from bot.engine.game import GameKind, GuessOutcome, MoveKind, Reach, Variant
@@ -38,7 +39,7 @@ from bot.modes.race import board as drawn
 from bot.modes.race.actions import JOIN_SECONDS, RACE_MINUTES
 from bot.modes.race.record import RaceRecord
 from bot.modes.race.rules import RaceGame, RaceNotStarted, clock_move
-from bot.store import Applied, Board
+from bot.store import Applied, Board, Held, always
 from bot.ui import i18n
 from bot.ui.boards import Drawn, Field
 from bot.ui.i18n import Messages, slash
@@ -90,7 +91,8 @@ async def start(
 @guarded
 async def join(interaction: Interaction, game_id: int) -> None:
     """Join: the clicker enters the race's lobby."""
-    applied = await race.join(interaction.client.store, game_id, actor(interaction))
+    bot = interaction.client
+    applied = await race.join(bot.store, game_id, actor(interaction), bot.clock().timestamp())
     async with replies.committed(interaction, "game"):
         await _show_board(interaction, race.race_of(applied), applied.board)
 
@@ -183,7 +185,10 @@ class RaceBoard:
         """Store the guess, redraw the private board it came from, then the race board."""
         assert game.id is not None
         bot = interaction.client
-        applied = await race.guess(bot.store, game.id, actor(interaction), code, after=stamp)
+        now = bot.clock().timestamp()
+        applied = await race.guess(
+            bot.store, game.id, actor(interaction), code, after=stamp, now=now
+        )
         new = race.race_of(applied)
         async with replies.committed(interaction, "guess"):
             await private.redraw(interaction, self, new)
@@ -199,7 +204,8 @@ async def guess_command(interaction: Interaction, game_id: int, code: str) -> No
     turns failures into private replies.)"""
     bot = interaction.client
     who = actor(interaction)
-    applied = await race.guess(bot.store, game_id, who, code, after=None)  # checks the racer
+    now = bot.clock().timestamp()
+    applied = await race.guess(bot.store, game_id, who, code, after=None, now=now)  # the racer
     async with replies.committed(interaction, "guess"):
         await _send_private(interaction, race.race_of(applied))
         await _after_guess(interaction, applied)
@@ -266,15 +272,19 @@ async def _announce(bot: Host, game: RaceGame, line: str) -> None:
         log.info("could not tell channel %s about race %s (%s)", game.channel_id, game.id, error)
 
 
-async def clock_pass(bot: Host) -> int:
+async def clock_pass(bot: Host, *, served_only: bool = False, while_held: Held = always) -> int:
     """Do what every race's clock owes now (after a restart: a lobby that should have started,
-    a race that should have ended) and set the timers of the others. How many it moved."""
+    a race that should have ended) and set the timers of the others. How many it moved.
+    `served_only`: only the races of the servers this process answers (its shards);
+    `while_held`: asked before each move (the jobs lease of the background pass)."""
     moved = 0
     now = bot.clock().timestamp()
     for game in await race.running(bot.store):
-        if game.id is None:
+        if game.id is None or (served_only and not bot.serves(game.guild_id)):
             continue
         if clock_move(game, now) is not None:
+            if not while_held():
+                break
             await tick(bot, game.id)
             moved += 1
         else:
@@ -316,10 +326,10 @@ DYNAMIC_ITEMS = (
 )
 
 
-async def on_modal(interaction: Interaction, match: re.Match[str]) -> None:
+async def on_modal(interaction: Interaction, numbers: dict[str, int]) -> None:
     """A private race board's code modal (`drawn.RACE_MODAL`)."""
-    await private.submit_modal(interaction, BOARD, int(match["game"]), int(match["made"]))
-    await boards.catch_up(interaction, int(match["game"]))
+    await private.submit_modal(interaction, BOARD, numbers["game"], numbers["made"])
+    await boards.catch_up(interaction, numbers["game"])
 
 
 class RaceInputs(ModeInputs):
@@ -334,6 +344,15 @@ class RaceInputs(ModeInputs):
         self.timers: dict[int, asyncio.Task[None]] = {}
         """A timer per race whose next deadline this process waits for."""
 
+    @commands.Cog.listener()
+    async def on_ready(self) -> None:
+        """Re-arm the clocks of the races this process serves, whether or not it holds the
+        jobs lease: timers live in memory, and the lease holder's pass may be minutes away."""
+        try:
+            await clock_pass(self.bot, served_only=True)
+        except Exception:
+            log.exception("re-arming the race clocks failed; the background pass tries again")
+
     async def cog_unload(self) -> None:
         """Cancel this process's race timers (at shutdown; the next start's pass takes over)."""
         for task in self.timers.values():
@@ -341,9 +360,9 @@ class RaceInputs(ModeInputs):
         self.timers.clear()
         await super().cog_unload()
 
-    async def background_pass(self) -> int:
+    async def background_pass(self, while_held: Held) -> int:
         """What the lease holder's pass owes races: those due while the bot was down."""
-        return await clock_pass(self.bot)
+        return await clock_pass(self.bot, while_held=while_held)
 
     @app_commands.command(
         name=slash.pgettext("command", "race"),

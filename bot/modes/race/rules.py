@@ -56,6 +56,22 @@ class RaceFinished(GameError, code="race-finished"):
     """The player cracked the secret or ran out of guesses; the others race on."""
 
 
+class Closed(GameError):
+    """A move that came after its window closed, at `closed_at` (unix seconds)."""
+
+    def __init__(self, closed_at: int) -> None:
+        self.closed_at = closed_at
+        super().__init__(closed_at)
+
+
+class LobbyClosed(Closed, code="lobby-closed"):
+    """A join after the lobby's time was up, even if the clock has not started the race yet."""
+
+
+class TimeIsUp(Closed, code="race-time-up"):
+    """A racer's guess after the race's time limit, even if the clock has not ended it yet."""
+
+
 class NotARace(WrongGameKind, code="not-a-race"):
     """A race's input (join, start, a racer's guess) on a game that is not a race."""
 
@@ -241,12 +257,15 @@ def new_race_game(
     )
 
 
-def join(game: core.Game, player_id: int) -> tuple[RaceGame, LobbyOutcome]:
-    """A player enters the lobby: only before the start, once, and while there is room."""
+def join(game: core.Game, player_id: int, now: float) -> tuple[RaceGame, LobbyOutcome]:
+    """A player enters the lobby at `now` (unix seconds): only before the start and before
+    its time is up, once, and while there is room."""
     game = core.require(game, RaceGame, NotARace)
     core.require_active(game)
     if game.started:
         raise RaceStarted()
+    if now >= game.lobby_until:
+        raise LobbyClosed(game.lobby_until)
     if player_id in game.players:
         raise AlreadyJoined()
     if len(game.players) >= MAX_RACERS:
@@ -271,10 +290,11 @@ def start_race(game: core.Game, player_id: int | None) -> tuple[RaceGame, LobbyO
 
 
 def race_guess(
-    game: core.Game, player_id: int, code: Code | str, *, after: int | None = None
+    game: core.Game, player_id: int, code: Code | str, *, now: float, after: int | None = None
 ) -> tuple[RaceGame, GuessOutcome]:
-    """Score one racer's guess against the shared secret. `after`: how many guesses the
-    player's board showed; a guess made from an older board is refused (StaleGame).
+    """Score one racer's guess, made at `now` (unix seconds), against the shared secret: only
+    before the time limit, whether or not the clock has ended the race yet. `after`: how many
+    guesses the player's board showed; a guess made from an older board is refused (StaleGame).
 
     The outcome speaks for the player: `number` and `guesses_left` are theirs, `status` is WON
     once they cracked it and LOST once they are out of guesses, and `secret` shows only when
@@ -288,6 +308,8 @@ def race_guess(
         raise NotInRace()
     if game.finished(player_id):
         raise RaceFinished()
+    if now >= game.race_until:
+        raise TimeIsUp(game.race_until)
     made = len(game.guesses_of(player_id))
     if after is not None and after != made:
         raise StaleGame()

@@ -9,7 +9,7 @@ import pytest
 from bot.engine.actor import Actor
 from bot.engine.codes import CodeSpace
 from bot.engine.errors import GameOver, NotHere, NotYourGame
-from bot.engine.game import Status
+from bot.engine.game import EndOutcome, MoveKind, Status
 from bot.modes.daily import actions as daily
 from bot.modes.daily.rules import FIRST_DAY, Streak, daily_secret
 from bot.store import AlreadyApplied, Store, open_store
@@ -57,13 +57,13 @@ async def test_only_its_player_guesses_and_one_guess_per_version(store: Store) -
     game = (await daily.open_today(store, who(10), KEY, NOON, hard=False)).game
     assert game.id is not None
     with pytest.raises(NotYourGame):
-        await daily.guess(store, game.id, game.version, who(11), "1111")
-    played, outcome = await daily.guess(store, game.id, game.version, who(10), "1111")
+        await daily.guess(store, game.id, game.version, who(11), "1111", NOON)
+    played, outcome = await daily.guess(store, game.id, game.version, who(10), "1111", NOON)
     assert outcome.number == 1 and played.version == game.version + 1
     with pytest.raises(AlreadyApplied):  # the same board version a second time
-        await daily.guess(store, game.id, game.version, who(10, 5), "2222")
+        await daily.guess(store, game.id, game.version, who(10, 5), "2222", NOON)
     secret = "".join(str(c + 1) for c in daily.secret_of(NOON.date(), KEY))
-    won, outcome = await daily.guess(store, game.id, played.version, who(10), secret)
+    won, outcome = await daily.guess(store, game.id, played.version, who(10), secret, NOON)
     assert won.status is Status.WON and outcome.secret is not None
     with pytest.raises(GameOver):
         await daily.may_guess(store, game.id, who(10))
@@ -81,7 +81,7 @@ async def test_streaks_over_days(store: Store) -> None:
         right = "".join(str(c + 1) for c in secret)
         version = game.version
         for code in [right] if solve else [wrong] * 10:
-            game, _ = await daily.guess(store, game.id, version, who(10, day), code)
+            game, _ = await daily.guess(store, game.id, version, who(10, day), code, now)
             version = game.version
 
     await finish(0, True)
@@ -93,3 +93,17 @@ async def test_streaks_over_days(store: Store) -> None:
     assert await daily.record(store, 10, NOON + timedelta(days=5)) == Streak(4, 3, 0, 2)
     result = await daily.result_of(store, 10, (NOON.date() - FIRST_DAY).days + 3)
     assert result is not None and not result.won
+
+
+async def test_a_puzzle_is_played_on_its_own_day_only(store: Store) -> None:
+    """Yesterday's puzzle, opened and left: after midnight UTC its answer may be public, so a
+    guess closes it (its answer shows) instead of solving it, and it counts as not solved."""
+    game = (await daily.open_today(store, who(10), KEY, NOON, hard=False)).game
+    assert game.id is not None
+    secret = "".join(str(c + 1) for c in daily.secret_of(NOON.date(), KEY))
+    midnight = datetime.combine(NOON.date() + timedelta(days=1), datetime.min.time(), UTC)
+    closed, outcome = await daily.guess(store, game.id, game.version, who(10), secret, midnight)
+    assert isinstance(outcome, EndOutcome) and outcome.reason is MoveKind.TIMEOUT
+    assert closed.is_over and closed.status is not Status.WON and closed.moves == ()
+    assert closed.revealed_secret == daily.secret_of(NOON.date(), KEY)
+    assert await daily.record(store, 10, midnight) == Streak(1, 0, 0, 0)

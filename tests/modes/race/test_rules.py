@@ -19,6 +19,7 @@ from bot.modes.play.rules import hint, new_play_game
 from bot.modes.race.rules import (
     MAX_RACERS,
     AlreadyJoined,
+    LobbyClosed,
     NotInRace,
     Placing,
     RaceFinished,
@@ -26,6 +27,7 @@ from bot.modes.race.rules import (
     RaceGame,
     RaceNotStarted,
     RaceStarted,
+    TimeIsUp,
     clock_move,
     join,
     new_race_game,
@@ -36,6 +38,8 @@ from bot.modes.race.rules import (
 ALICE, BOB, CAROL = 1, 2, 3
 SECRET = (0, 1, 2, 3)  # 1234
 OPENED = 10_000
+RACING = OPENED + 60
+"""A moment while the race runs: its lobby closed, its time not up (joins happen at OPENED)."""
 
 
 def lobby(*players: int, guesses: int = 10, hard: bool = False) -> RaceGame:
@@ -51,7 +55,7 @@ def lobby(*players: int, guesses: int = 10, hard: bool = False) -> RaceGame:
         secret=SECRET,
     )
     for player in players:
-        game, _ = join(game, player)
+        game, _ = join(game, player, OPENED)
     return game
 
 
@@ -62,7 +66,7 @@ def started(*players: int, guesses: int = 10, hard: bool = False) -> RaceGame:
 
 def play(game: RaceGame, player: int, *codes: str) -> RaceGame:
     for code in codes:
-        game, _ = race_guess(game, player, code)
+        game, _ = race_guess(game, player, code, now=RACING)
         assert isinstance(game, RaceGame)
     return game
 
@@ -70,14 +74,14 @@ def play(game: RaceGame, player: int, *codes: str) -> RaceGame:
 def test_the_lobby_holds_the_starter_first_and_each_player_once() -> None:
     game = lobby()
     assert game.players == (ALICE,) and not game.started and game.status is Status.ACTIVE
-    game, outcome = join(game, BOB)
+    game, outcome = join(game, BOB, OPENED)
     assert outcome.players == (ALICE, BOB) and outcome.move.kind is MoveKind.JOIN
     with pytest.raises(AlreadyJoined):
-        join(game, BOB)
+        join(game, BOB, OPENED)
     with pytest.raises(AlreadyJoined):
-        join(game, ALICE)
+        join(game, ALICE, OPENED)
     with pytest.raises(RaceNotStarted):
-        race_guess(game, BOB, "1234")
+        race_guess(game, BOB, "1234", now=RACING)
     assert (game.lobby_until, game.race_until, game.next_deadline) == (10_060, 10_360, 10_060)
 
 
@@ -85,7 +89,7 @@ def test_a_full_lobby_refuses_one_more() -> None:
     game = lobby(*range(100, 100 + MAX_RACERS - 1))
     assert len(game.players) == MAX_RACERS
     with pytest.raises(RaceFull):
-        join(game, 999)
+        join(game, 999, OPENED)
 
 
 def test_only_the_starter_or_the_clock_starts_it_once() -> None:
@@ -98,7 +102,7 @@ def test_only_the_starter_or_the_clock_starts_it_once() -> None:
     with pytest.raises(RaceStarted):
         start_race(by_clock, ALICE)
     with pytest.raises(RaceStarted):
-        join(by_clock, CAROL)
+        join(by_clock, CAROL, OPENED)
     assert by_clock.next_deadline == 10_360
 
 
@@ -120,22 +124,22 @@ def test_the_clock_starts_the_lobby_then_ends_the_race() -> None:
 
 def test_each_player_has_their_own_guesses_and_outcome() -> None:
     game = started(BOB, CAROL, guesses=3)
-    game, first = race_guess(game, BOB, "1122")
+    game, first = race_guess(game, BOB, "1122", now=RACING)
     assert (first.number, first.guesses_left, first.status) == (1, 2, Status.ACTIVE)
     assert first.secret is None
-    game, alice = race_guess(game, ALICE, "1234")
+    game, alice = race_guess(game, ALICE, "1234", now=RACING)
     assert (alice.number, alice.guesses_left, alice.status) == (1, 0, Status.WON)
     assert alice.secret is None  # the race goes on: nobody is shown the secret yet
     with pytest.raises(RaceFinished):
-        race_guess(game, ALICE, "1234")
-    game, _ = race_guess(game, BOB, "5555")
-    game, out = race_guess(game, BOB, "6666")
+        race_guess(game, ALICE, "1234", now=RACING)
+    game, _ = race_guess(game, BOB, "5555", now=RACING)
+    game, out = race_guess(game, BOB, "6666", now=RACING)
     assert (out.number, out.guesses_left, out.status) == (3, 0, Status.LOST)
     assert game.guesses_of(BOB)[0].code == (0, 0, 1, 1) and len(game.guesses_of(CAROL)) == 0
     assert game.clues_for(ALICE) == (((0, 1, 2, 3), (4, 0)),)
     assert game.finishers == (ALICE, BOB) and game.status is Status.ACTIVE
     assert game.winner_id == ALICE  # known as soon as someone cracks it
-    game, last = race_guess(game, CAROL, "1234")
+    game, last = race_guess(game, CAROL, "1234", now=RACING)
     assert game.is_over and game.status is Status.WON and last.secret == SECRET
 
 
@@ -168,21 +172,21 @@ def test_nobody_cracks_it_the_race_is_lost() -> None:
 def test_only_players_of_a_started_race_guess_and_stale_boards_are_refused() -> None:
     game = started(BOB)
     with pytest.raises(NotInRace):
-        race_guess(game, CAROL, "1234")
-    game, _ = race_guess(game, BOB, "1111", after=0)
+        race_guess(game, CAROL, "1234", now=RACING)
+    game, _ = race_guess(game, BOB, "1111", after=0, now=RACING)
     with pytest.raises(StaleGame):
-        race_guess(game, BOB, "2222", after=0)  # a board drawn before that guess
+        race_guess(game, BOB, "2222", after=0, now=RACING)  # a board drawn before that guess
     with pytest.raises(WrongGameKind):
         hint(game, BOB)
     with pytest.raises(WrongGameKind):
-        join(new_play_game(guild_id=1, channel_id=2, starter_id=3), BOB)
+        join(new_play_game(guild_id=1, channel_id=2, starter_id=3), BOB, OPENED)
 
 
 def test_hard_mode_checks_each_player_against_their_own_clues_only() -> None:
     game = started(BOB, hard=True)
     game = play(game, BOB, "5566")  # no 5 and no 6 in the code
     with pytest.raises(BreaksAClue) as refused:
-        race_guess(game, BOB, "5512")
+        race_guess(game, BOB, "5512", now=RACING)
     assert refused.value.clue.index == 0 and refused.value.clue.guess == (4, 4, 5, 5)
     game = play(game, ALICE, "5512")  # BOB's clue binds only BOB
 
@@ -193,7 +197,7 @@ def test_giving_up_ends_it_for_everyone_and_reveals_the_secret() -> None:
     assert isinstance(ended, RaceGame) and ended.status is Status.ABANDONED
     assert (ended.ended_by, ended.winner_id, outcome.secret) == (ALICE, BOB, SECRET)
     with pytest.raises(GameOver):
-        race_guess(ended, ALICE, "1234")
+        race_guess(ended, ALICE, "1234", now=RACING)
     in_lobby, _ = give_up(lobby(BOB), ALICE)
     assert in_lobby.status is Status.ABANDONED and in_lobby.winner_id is None
 
@@ -205,3 +209,16 @@ def test_the_secret_never_shows_in_a_repr_and_bad_clocks_are_refused() -> None:
         new_race_game(
             guild_id=1, channel_id=2, starter_id=3, opened_at=0, join_seconds=10, time_limit=0
         )
+
+
+def test_a_join_or_a_guess_after_its_time_is_refused_before_the_clock_moves() -> None:
+    game = lobby(BOB)
+    join(game, CAROL, 10_059.9)
+    with pytest.raises(LobbyClosed) as closed:
+        join(game, CAROL, 10_060)  # the clock's START is due, not yet made
+    assert closed.value.closed_at == 10_060 and not game.started
+    game = started(BOB)
+    race_guess(game, BOB, "1111", now=10_359.9)
+    with pytest.raises(TimeIsUp) as late:
+        race_guess(game, BOB, "1234", now=10_360)  # the clock's TIMEOUT is due, not yet made
+    assert late.value.closed_at == 10_360 and game.status is Status.ACTIVE
