@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import atexit
 import fcntl
+import hashlib
 import os
 import shutil
 import sys
@@ -47,10 +48,18 @@ class CacheDir:
         compile). numba checks each index exactly; this only chooses the log line."""
         try:
             source = KERNELS.stat().st_mtime
-            indexes = [path.stat().st_mtime for path in self.path.rglob("kernels.*.nbi")]
+            indexes = [path.stat().st_mtime for path in self._ours().glob("kernels.*.nbi")]
         except OSError:
             return False
         return bool(indexes) and min(indexes) >= source
+
+    def _ours(self) -> Path:
+        """Where numba keeps this copy's kernels in the folder (one subfolder per source folder,
+        named as numba names it: the folder's name and the SHA-1 of its absolute path), so the
+        caches of other copies sharing the folder are not looked at."""
+        folder = os.path.abspath(os.path.dirname(KERNELS))
+        digest = hashlib.sha1(folder.encode()).hexdigest()  # numba's own naming, not security
+        return self.path / f"{os.path.basename(folder)}_{digest}"
 
 
 def user_cache_folder(environ: Mapping[str, str]) -> Path:
