@@ -44,14 +44,13 @@ class CacheDir:
 
     @property
     def warm(self) -> bool:
-        """Whether the kernels are cached here and newer than their source (a load, not a
-        compile). numba checks each index exactly; this only chooses the log line."""
+        """Whether this copy's kernels are cached here (a load, not a compile). numba checks
+        each index against its source exactly; this only chooses the log line, and a file
+        time would mislead it (a fresh checkout of unchanged sources still loads)."""
         try:
-            source = KERNELS.stat().st_mtime
-            indexes = [path.stat().st_mtime for path in self._ours().glob("kernels.*.nbi")]
+            return any(self._ours().glob("kernels.*.nbi"))
         except OSError:
             return False
-        return bool(indexes) and min(indexes) >= source
 
     def _ours(self) -> Path:
         """Where numba keeps this copy's kernels in the folder (one subfolder per source folder,
