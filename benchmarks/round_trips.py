@@ -32,8 +32,7 @@ import sqlite3
 import sys
 import tempfile
 import time
-from collections.abc import AsyncIterator, Awaitable
-from contextlib import asynccontextmanager
+from collections.abc import Awaitable, Callable, Coroutine
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar
@@ -94,12 +93,10 @@ class CountingDialect:
     def __getattr__(self, name: str) -> Any:
         return getattr(self.dialect, name)
 
-    @asynccontextmanager
-    async def transaction(self, *, write: bool) -> AsyncIterator[Any]:
+    async def run(self, work: Callable[[Any], Coroutine[Any, Any, Any]], *, write: bool) -> Any:
         call = CURRENT_CALL.get() or Call("?", None)
         self.log.append(Transaction(call.method, write, call.task))
-        async with self.dialect.transaction(write=write) as session:
-            yield session
+        return await self.dialect.run(work, write=write)
 
 
 class NamedCalls:

@@ -57,7 +57,5 @@ def setup_logging(level: str, stream: TextIO | None = None) -> None:
         root.removeHandler(old)
     root.addHandler(handler)
     root.setLevel(getattr(logging, level))
-    # aiosqlite logs every statement at DEBUG; keep DEBUG about the bot, not the driver.
-    logging.getLogger("aiosqlite").setLevel(max(root.level, logging.INFO))
     logging.captureWarnings(True)
     silence_voice_warnings()

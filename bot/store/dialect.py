@@ -2,19 +2,19 @@
 
 The store writes its SQL once, with named parameters (`:name`), and runs it on a `Session`: one
 open transaction on one connection. A `Dialect` opens and closes the database, runs the schema
-migrations (its own steps, the one runner in `migrations.py`), begins transactions with its own
+migrations (its own steps, the one runner in `migrations.py`), runs transactions with its own
 locking (SQLite's one writer, PostgreSQL's row locks), turns its driver's errors into the store's
 typed ones (`StoreBusy`, `Conflict`, `StoreUnavailable`) and stores timestamps its own way.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
-from contextlib import AbstractAsyncContextManager
+from collections.abc import Callable, Coroutine, Iterable, Mapping, Sequence
 from datetime import datetime
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeVar
 
 Params = Mapping[str, Any]
+T = TypeVar("T")
 
 
 class Row(Protocol):
@@ -76,14 +76,16 @@ class Dialect(Protocol):
         """Release the database; closing twice is fine."""
         ...
 
-    def transaction(self, *, write: bool) -> AbstractAsyncContextManager[Session]:
-        """One transaction, committed when the block ends and rolled back if it raises. A read
-        sees one consistent snapshot. Waiting longer than the busy bound raises StoreBusy; a
-        unique index refusing a write raises Conflict naming it."""
+    async def run(self, work: Callable[[Session], Coroutine[Any, Any, T]], *, write: bool) -> T:
+        """Run `work` in one transaction, committed when it returns and undone if it raises
+        (a database may commit it together with others', as SQLite's group commit does: it
+        returns only once that commit is durable). `work` awaits nothing but its session. A
+        read sees one consistent snapshot. Waiting longer than the busy bound raises StoreBusy;
+        a unique index refusing a write raises Conflict naming it."""
         ...
 
-    def migrating(self) -> AbstractAsyncContextManager[Session]:
-        """The one transaction that migrates, held by one process at a time."""
+    async def run_migration(self, work: Callable[[Session], Coroutine[Any, Any, T]]) -> T:
+        """Run `work` in the one transaction that migrates, held by one process at a time."""
         ...
 
     async def schema_version(self, session: Session) -> int:

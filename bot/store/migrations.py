@@ -20,7 +20,8 @@ async def migrate(dialect: Dialect, target: int | None = None) -> None:
     """Bring the schema up to `target` steps (the newest unless a test builds an older one)."""
     newest = len(dialect.steps)
     goal = newest if target is None else target
-    async with dialect.migrating() as session:
+
+    async def work(session: Session) -> int:
         found = await dialect.schema_version(session)
         if found > newest:
             raise SchemaError(
@@ -33,6 +34,9 @@ async def migrate(dialect: Dialect, target: int | None = None) -> None:
             for statement in dialect.steps[number]:
                 await session.execute(statement)
         await dialect.set_schema_version(session, found, max(found, goal))
+        return found
+
+    found = await dialect.run_migration(work)
     if found < goal:
         log.info("%s: schema upgraded from %d to %d", dialect.name, found, goal)
 

@@ -15,10 +15,10 @@ import functools
 import logging
 import os
 import re
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Callable, Coroutine, Sequence
 from contextlib import asynccontextmanager
 from datetime import datetime
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
 import asyncpg
 
@@ -29,6 +29,7 @@ from bot.store.errors import Conflict, StoreBusy, StoreUnavailable
 from bot.store.migrations import migrate
 
 log = logging.getLogger(__name__)
+T = TypeVar("T")
 
 BUSY_TIMEOUT_SECONDS = 2.0
 CONNECT_TIMEOUT_SECONDS = 10.0
@@ -216,6 +217,14 @@ class PostgresDialect:
             raise Conflict(index=error.constraint_name) from error
         finally:
             await pool.release(conn)
+
+    async def run(self, work: Callable[[Session], Coroutine[Any, Any, T]], *, write: bool) -> T:
+        async with self.transaction(write=write) as session:
+            return await work(session)
+
+    async def run_migration(self, work: Callable[[Session], Coroutine[Any, Any, T]]) -> T:
+        async with self.migrating() as session:
+            return await work(session)
 
     @asynccontextmanager
     async def migrating(self) -> AsyncIterator[Session]:

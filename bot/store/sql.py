@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Callable, Coroutine, Mapping
 from datetime import datetime, timedelta
 from typing import Any, Self, TypeVar, Unpack
 
@@ -29,7 +29,7 @@ from bot.store.values import Held, OutcomeT, always
 log = logging.getLogger(__name__)
 
 T = TypeVar("T")
-Work = Callable[[Session, Any], Awaitable[T]]
+Work = Callable[[Session, Any], Coroutine[Any, Any, T]]
 """What runs inside one transaction: given the session and the moment (as the dialect stores
 it) at which the transaction began."""
 
@@ -315,7 +315,7 @@ class SqlStore:
 
     # --- transactions --------------------------------------------------------------------
 
-    async def _read(self, work: Callable[[Session], Awaitable[T]]) -> T:
+    async def _read(self, work: Callable[[Session], Coroutine[Any, Any, T]]) -> T:
         """One consistent snapshot."""
         return await self._transaction(lambda session, _now: work(session), write=False)
 
@@ -350,8 +350,8 @@ class SqlStore:
             raise
 
     async def _run(self, work: Work[T], write: bool) -> T:
-        async with self.dialect.transaction(write=write) as session:
-            return await work(session, self.dialect.stamp(self._clock()))
+        now = self.dialect.stamp(self._clock())
+        return await self.dialect.run(lambda session: work(session, now), write=write)
 
 
 def _retrieve(task: asyncio.Task[Any]) -> None:

@@ -1,7 +1,8 @@
-"""SQLite, the default: every game in one file, through aiosqlite.
+"""SQLite, the default: every game in one file.
 
-* One connection, an asyncio lock around every transaction and `BEGIN IMMEDIATE` for writes, so
-  coroutines of this process *and* other processes on the file take turns: the whole file is
+* One connection in a thread of its own (`sqlite_thread.py`): a transaction is one hop to it,
+  and the writes waiting at one instant share one `BEGIN IMMEDIATE` and one COMMIT (group
+  commit). Other processes on the file take turns through SQLite's own lock: the whole file is
   the write lock, so a move needs no row lock.
 * WAL journal, `synchronous = FULL` (a move whose call returned survives power loss too), and a
   bounded busy wait.
@@ -11,27 +12,24 @@
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import logging
 import os
 import sqlite3
-from collections.abc import AsyncIterator, Sequence
-from contextlib import asynccontextmanager
+from collections.abc import Callable, Coroutine
 from datetime import UTC, datetime
 from pathlib import Path
-
-import aiosqlite
+from typing import Any, TypeVar
 
 from bot.store import sqlite_schema
-from bot.store.dialect import Params, Row, Session
+from bot.store.dialect import Session
 from bot.store.errors import Conflict, SchemaError, StoreBusy, StoreUnavailable
 from bot.store.filelock import claim
 from bot.store.migrations import migrate
+from bot.store.sqlite_thread import ConnectionThread, DirectSession, run_to_end
 
 log = logging.getLogger(__name__)
-# aiosqlite logs every statement with its parameters at DEBUG, a play game's secret among them.
-logging.getLogger("aiosqlite").setLevel(logging.INFO)
+T = TypeVar("T")
 
 DEFAULT_PATH = Path("mastermind.db")
 BUSY_TIMEOUT_SECONDS = 2.0
@@ -43,25 +41,6 @@ _UNIQUE_INDEXES = {
     "moves.source": "moves_once_per_source",
 }
 """SQLite names a refused unique index by its columns; the store knows it by its name."""
-
-
-class SqliteSession:
-    """A transaction on the store's one connection (SQLite takes `:name` parameters itself)."""
-
-    def __init__(self, db: aiosqlite.Connection) -> None:
-        self._db = db
-
-    async def fetch(self, sql: str, params: Params | None = None) -> Sequence[Row]:
-        return list(await self._db.execute_fetchall(sql, params))
-
-    async def execute(self, sql: str, params: Params | None = None) -> int:
-        async with self._db.execute(sql, params) as cursor:
-            return cursor.rowcount
-
-    async def execute_many(self, sql: str, rows: Sequence[Params]) -> None:
-        if rows:
-            async with self._db.executemany(sql, rows):
-                pass
 
 
 class SqliteDialect:
@@ -87,15 +66,14 @@ class SqliteDialect:
         self.busy_timeout = busy_timeout
         self._exclusive = exclusive
         self._lock_file: int | None = None
-        self._db: aiosqlite.Connection | None = None
-        self._lock = asyncio.Lock()
+        self._thread: ConnectionThread | None = None
 
     @property
-    def db(self) -> aiosqlite.Connection:
-        """The one connection; refuses once closed."""
-        if self._db is None:
+    def thread(self) -> ConnectionThread:
+        """The connection's thread; refuses once closed."""
+        if self._thread is None:
             raise RuntimeError("the store is closed")
-        return self._db
+        return self._thread
 
     def stamp(self, moment: datetime) -> str:
         return moment.astimezone(UTC).isoformat(timespec="microseconds")
@@ -113,27 +91,32 @@ class SqliteDialect:
         self._check_path()
         if self._exclusive:
             self._lock_file = claim(self.path)
+        thread = ConnectionThread(self.name, self.busy_timeout)
         try:
-            db = await aiosqlite.connect(self.path, isolation_level=None, timeout=self.busy_timeout)
-        except (sqlite3.Error, OSError) as error:
-            self._release()
-            raise self._unusable(error) from error
-        try:
-            db.row_factory = sqlite3.Row
-            await db.execute_fetchall(f"PRAGMA busy_timeout = {int(self.busy_timeout * 1000)}")
-            ((mode,),) = await db.execute_fetchall("PRAGMA journal_mode = WAL")
+            mode = await thread.call(self._open)
             if mode.lower() != "wal":
                 log.warning("%s: WAL journal unavailable, using %s", self.path, mode)
-            await db.execute_fetchall("PRAGMA synchronous = FULL")
-            self._db = db
+            self._thread = thread
             await migrate(self, schema_version)
         except BaseException as error:
-            self._db = None
-            await db.close()
+            self._thread = None
+            await thread.stop()
             self._release()
             if isinstance(error, sqlite3.Error | OSError):
                 raise self._unusable(error) from error
             raise
+
+    def _open(self, thread: ConnectionThread) -> str:
+        """On the thread: connect and set the pragmas; the journal mode SQLite gave."""
+        connection = sqlite3.connect(
+            self.path, isolation_level=None, timeout=self.busy_timeout, check_same_thread=False
+        )
+        thread.connection = connection
+        connection.row_factory = sqlite3.Row
+        connection.execute(f"PRAGMA busy_timeout = {int(self.busy_timeout * 1000)}")
+        ((mode,),) = connection.execute("PRAGMA journal_mode = WAL").fetchall()
+        connection.execute("PRAGMA synchronous = FULL")
+        return str(mode)
 
     def _check_path(self) -> None:
         try:
@@ -149,11 +132,9 @@ class SqliteDialect:
             )
 
     async def close(self) -> None:
-        if self._db is not None:
-            async with self._lock:
-                db, self._db = self._db, None
-                if db is not None:
-                    await db.close()
+        thread, self._thread = self._thread, None
+        if thread is not None:
+            await thread.stop()
         self._release()
 
     def _release(self) -> None:
@@ -180,43 +161,20 @@ class SqliteDialect:
 
     # --- transactions --------------------------------------------------------------------
 
-    @asynccontextmanager
-    async def transaction(self, *, write: bool) -> AsyncIterator[Session]:
-        """Under the lock, so a read never sees another call's open writes."""
+    async def run(self, work: Callable[[Session], Coroutine[Any, Any, T]], *, write: bool) -> T:
+        """On the connection's thread, in one transaction with the others waiting with it."""
         try:
-            async with asyncio.timeout(self.busy_timeout):
-                await self._lock.acquire()
-        except TimeoutError:
-            raise StoreBusy() from None
-        try:
-            db = self.db
-            try:
-                await db.execute_fetchall("BEGIN IMMEDIATE" if write else "BEGIN")
-                yield SqliteSession(db)
-                await db.execute_fetchall("COMMIT")
-            except BaseException as error:
-                await _rollback(db)
-                translated = _translated(error)
-                if translated is None:
-                    raise
-                raise translated from None
-        finally:
-            self._lock.release()
+            return await self.thread.transaction(work, write=write)
+        except (sqlite3.Error, StoreBusy) as error:
+            translated = _translated(error)
+            if translated is None:
+                raise
+            raise translated from None
 
-    @asynccontextmanager
-    async def migrating(self) -> AsyncIterator[Session]:
+    async def run_migration(self, work: Callable[[Session], Coroutine[Any, Any, T]]) -> T:
         """Foreign keys are off while migrating (a rebuilt table is briefly missing) and checked
         before committing; everything after runs with them on."""
-        db = self.db
-        await db.execute_fetchall("PRAGMA foreign_keys = OFF")
-        await db.execute_fetchall("BEGIN IMMEDIATE")
-        try:
-            yield SqliteSession(db)
-            await db.execute_fetchall("COMMIT")
-        except BaseException:
-            await _rollback(db)
-            raise
-        await db.execute_fetchall("PRAGMA foreign_keys = ON")
+        return await self.thread.call(lambda thread: _migrating(thread, work))
 
     async def schema_version(self, session: Session) -> int:
         rows = await session.fetch("PRAGMA user_version")
@@ -243,6 +201,8 @@ class SqliteDialect:
 
 def _translated(error: BaseException) -> Exception | None:
     """The store's own error for a busy file or a refused unique index, else None."""
+    if isinstance(error, StoreBusy):
+        return error
     text = str(error)
     if isinstance(error, sqlite3.OperationalError) and ("locked" in text or "busy" in text):
         return StoreBusy()
@@ -253,7 +213,19 @@ def _translated(error: BaseException) -> Exception | None:
     return None
 
 
-async def _rollback(db: aiosqlite.Connection) -> None:
-    # OperationalError: no transaction is open any more (it committed or never began).
-    with contextlib.suppress(sqlite3.OperationalError):
-        await db.execute_fetchall("ROLLBACK")
+def _migrating(thread: ConnectionThread, work: Callable[[Session], Coroutine[Any, Any, T]]) -> T:
+    """On the thread: the one migrating transaction, with foreign keys off while it runs."""
+    connection = thread.connection
+    if connection is None:
+        raise RuntimeError("the store is closed")
+    connection.execute("PRAGMA foreign_keys = OFF")
+    connection.execute("BEGIN IMMEDIATE")
+    try:
+        result = run_to_end(work(DirectSession(connection)))
+        connection.execute("COMMIT")
+    except BaseException:
+        with contextlib.suppress(sqlite3.OperationalError):  # no transaction is open any more
+            connection.execute("ROLLBACK")
+        raise
+    connection.execute("PRAGMA foreign_keys = ON")
+    return result

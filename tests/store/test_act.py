@@ -3,8 +3,7 @@ reads where its board is in one write transaction, and refuses exactly what `app
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Sequence
-from contextlib import asynccontextmanager
+from collections.abc import Callable, Coroutine, Sequence
 from typing import Any
 
 import pytest
@@ -29,11 +28,11 @@ class Counted:
     def __getattr__(self, name: str) -> Any:
         return getattr(self.dialect, name)
 
-    @asynccontextmanager
-    async def transaction(self, *, write: bool) -> AsyncIterator[Session]:
+    async def run(self, work: Callable[[Session], Coroutine[Any, Any, Any]], *, write: bool) -> Any:
         self.transactions.append(write)
-        async with self.dialect.transaction(write=write) as session:
-            yield CountedSession(session, self.statements)
+        return await self.dialect.run(
+            lambda session: work(CountedSession(session, self.statements)), write=write
+        )
 
 
 class CountedSession:

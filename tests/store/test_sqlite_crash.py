@@ -22,9 +22,9 @@ KILLS = 20
 AHEAD = 3  # workers importing in advance: start-up, not the database, is the slow part
 
 
-def spawn(path: Path) -> subprocess.Popen[str]:
+def spawn(path: Path, channels: int = 1) -> subprocess.Popen[str]:
     return subprocess.Popen(
-        [sys.executable, str(WORKER), str(path)],
+        [sys.executable, str(WORKER), str(path), str(channels)],
         stdin=subprocess.PIPE,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
@@ -62,6 +62,19 @@ def run_until_killed(worker: subprocess.Popen[str], delay: float) -> list[list[s
     return [line.split() for line in [first, *rest]]
 
 
+def assert_stored(path: Path, reports: list[list[str]]) -> None:
+    """The file is sound and holds every move whose call returned, as it was reported."""
+    assert query(path, "PRAGMA integrity_check") == [("ok",)]
+    for game_id, move_no, digits, black, white in reports:
+        row = query(
+            path,
+            "SELECT code, black, white FROM moves WHERE game_id = ? AND move_no = ?",
+            (int(game_id), int(move_no)),
+        )
+        code = "[" + ",".join(str(int(d) - 1) for d in digits) + "]"
+        assert row == [(code, int(black), int(white))], (game_id, move_no)
+
+
 def reap(worker: subprocess.Popen[str]) -> None:
     worker.kill()
     worker.wait()
@@ -82,15 +95,7 @@ def test_sigkill_never_loses_a_returned_move(tmp_path: Path) -> None:
             waiting.append(spawn(path))
             reports = run_until_killed(worker, rng.uniform(0, 0.04))
 
-            assert query(path, "PRAGMA integrity_check") == [("ok",)]
-            for game_id, move_no, digits, black, white in reports:
-                row = query(
-                    path,
-                    "SELECT code, black, white FROM moves WHERE game_id = ? AND move_no = ?",
-                    (int(game_id), int(move_no)),
-                )
-                code = "[" + ",".join(str(int(d) - 1) for d in digits) + "]"
-                assert row == [(code, int(black), int(white))], (game_id, move_no)
+            assert_stored(path, reports)
             _, _, moves_after = state(path)
             assert moves_after - moves_before in (len(reports), len(reports) + 1)
 
@@ -104,3 +109,25 @@ def test_sigkill_never_loses_a_returned_move(tmp_path: Path) -> None:
         for worker in waiting:
             reap(worker)
     assert reported >= KILLS
+
+
+def test_sigkill_during_group_commits_never_loses_a_returned_move(tmp_path: Path) -> None:
+    """Eight channels at once: their moves share commits, and a kill in the middle of one loses
+    none that was reported, and adds at most one per channel that was not."""
+    path, channels = tmp_path / "crash.db", 8
+    rng = random.Random(8)
+    waiting = deque(spawn(path, channels) for _ in range(AHEAD))
+    try:
+        for _ in range(KILLS // 2):
+            _, _, moves_before = state(path)
+            worker = waiting.popleft()
+            waiting.append(spawn(path, channels))
+            reports = run_until_killed(worker, rng.uniform(0.01, 0.08))
+            assert_stored(path, reports)
+            _, _, moves_after = state(path)
+            assert len(reports) <= moves_after - moves_before <= len(reports) + channels
+            ((grouped,),) = query(path, "SELECT count(DISTINCT game_id) FROM moves")
+            assert grouped >= 2  # the channels really played at once
+    finally:
+        for worker in waiting:
+            reap(worker)

@@ -43,13 +43,14 @@ async def store(dialect: SqliteDialect, clock: Clock) -> AsyncIterator[SqlStore]
 async def test_file_settings_and_schema(store: SqlStore, dialect: SqliteDialect) -> None:
     assert query(dialect.path, "PRAGMA journal_mode") == [("wal",)]
     assert query(dialect.path, "PRAGMA user_version") == [(SCHEMA_VERSION,)]
-    db = dialect.db
     for pragma, value in (
         ("synchronous", 2),
         ("foreign_keys", 1),
         ("busy_timeout", int(BUSY_TIMEOUT_SECONDS * 1000)),
     ):
-        assert [tuple(row) for row in await db.execute_fetchall(f"PRAGMA {pragma}")] == [(value,)]
+        sql = f"PRAGMA {pragma}"
+        rows = await dialect.run(lambda session, sql=sql: session.fetch(sql), write=False)
+        assert [tuple(row) for row in rows] == [(value,)]
 
 
 async def test_the_database_itself_refuses_a_second_active_game(
