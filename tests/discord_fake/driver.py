@@ -717,7 +717,8 @@ class FakeDiscord(FakeDiscordServer):
     async def _barrier(self, session: Session) -> None:
         """Every REST answer written, then one heartbeat round trip through the bot's loop."""
         await self.requests_written()
-        await self.gateway_round_trip(session)
+        if self.heartbeat_before_clicks:
+            await self.gateway_round_trip(session)
 
     def _interaction_payload(
         self,

@@ -266,6 +266,7 @@ class FakeDiscordServer:
         bot_permissions: PermissionsLike | None = None,
         guilds: int = 1,
         shard_count: int = 1,
+        heartbeat_before_clicks: bool = True,
     ) -> None:
         self.token = token or f"fake.{secrets.token_urlsafe(24)}"
         self.ids = SnowflakeFactory()
@@ -280,6 +281,11 @@ class FakeDiscordServer:
             shard_count=shard_count,
         )
         self.interaction_deadline = interaction_deadline
+        #: Before a click, select or modal submit, also wait for a heartbeat round trip (see
+        #: `FakeDiscord.click`). discord.py answers each through its gateway rate limiter (110
+        #: a minute), so a load that clicks faster turns it off: routes matched by custom_id
+        #: (DynamicItem) need no view registered, and real players click whenever they like.
+        self.heartbeat_before_clicks = heartbeat_before_clicks
         self.token_lifetime = token_lifetime
         self.heartbeat_interval_ms = heartbeat_interval_ms
         self.guild_ready_timeout = guild_ready_timeout
