@@ -24,6 +24,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import importlib.util
 import os
 import sys
 from collections.abc import Iterator
@@ -87,6 +88,8 @@ def plan_runs(args: argparse.Namespace, database: str | None) -> list[tuple[str,
     """The soaks to run: one, or the orjson A/B pairs, or 1 process x N against 2 x N."""
     base = config_of(args, database)
     if args.orjson_ab:
+        if importlib.util.find_spec("orjson") is None:
+            raise SystemExit("--orjson-ab compares the bot with orjson: pip install orjson first")
         pairs = [
             (f"{'with' if on else 'without'} orjson #{n + 1}", replace(base, orjson=on))
             for n in range(args.orjson_ab)
