@@ -24,8 +24,11 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import importlib.util
+import os
 import sys
 from collections.abc import Iterator
+from dataclasses import replace
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -33,16 +36,20 @@ sys.path.insert(0, str(ROOT))
 
 from benchmarks.soaking.driver import Soak, SoakConfig  # noqa: E402
 from benchmarks.soaking.report import (  # noqa: E402
+    Summary,
     Window,
     figures,
     latency_failures,
     memory_lines,
+    summary,
 )
 from tests.store.postgres_server import PostgresServer  # noqa: E402
 
 
-async def soak(config: SoakConfig, warmup: float, seconds: float) -> tuple[list[str], bool]:
-    """Run one soak; returns its printed lines and whether the ledger check passed."""
+async def soak(
+    config: SoakConfig, warmup: float, seconds: float, label: str = "soak"
+) -> tuple[list[str], Summary]:
+    """Run one soak; returns its printed lines and its headline figures."""
     async with Soak(config) as running:
         running.start_players()
         await asyncio.sleep(warmup)
@@ -51,18 +58,50 @@ async def soak(config: SoakConfig, warmup: float, seconds: float) -> tuple[list[
         window.close()
         await running.stop_players()
         verdict = await running.verify()
+        total = config.channels * config.processes
+        missed = latency_failures(window, running.ledger, total)
         lines = [
+            f"== {label} ==",
             *figures(window, running.ledger, config.channels, config.processes),
             *memory_lines(running.memory),
             *verdict.lines(),
-            *(
-                f"  (timing, not checked) {line}"
-                for line in latency_failures(
-                    window, running.ledger, config.channels * config.processes
-                )
-            ),
+            *(f"  (timing, not checked) {line}" for line in missed),
         ]
-    return lines, verdict.passed
+        return lines, summary(label, window, running.ledger, verdict.passed)
+
+
+async def series(
+    runs: list[tuple[str, SoakConfig]], warmup: float, seconds: float
+) -> tuple[list[str], list[Summary]]:
+    """Several soaks one after another (each with its own bot), figures side by side."""
+    lines: list[str] = []
+    summaries: list[Summary] = []
+    for label, config in runs:
+        printed, figures_of_run = await soak(config, warmup, seconds, label)
+        print(*printed, sep="\n", flush=True)
+        lines += printed
+        summaries.append(figures_of_run)
+    return lines, summaries
+
+
+def plan_runs(args: argparse.Namespace, database: str | None) -> list[tuple[str, SoakConfig]]:
+    """The soaks to run: one, or the orjson A/B pairs, or 1 process x N against 2 x N."""
+    base = config_of(args, database)
+    if args.orjson_ab:
+        if importlib.util.find_spec("orjson") is None:
+            raise SystemExit("--orjson-ab compares the bot with orjson: pip install orjson first")
+        pairs = [
+            (f"{'with' if on else 'without'} orjson #{n + 1}", replace(base, orjson=on))
+            for n in range(args.orjson_ab)
+            for on in (True, False)
+        ]
+        return pairs
+    if args.scale_out:
+        return [
+            (f"1 process x {args.channels} ch", replace(base, processes=1)),
+            (f"2 processes x {args.channels} ch", replace(base, processes=2)),
+        ]
+    return [(f"{args.processes} process(es) x {args.channels} ch", base)]
 
 
 @contextlib.contextmanager
@@ -82,6 +121,7 @@ def config_of(args: argparse.Namespace, database: str | None) -> SoakConfig:
         processes=args.processes,
         database=database,
         players=args.players,
+        orjson=not args.no_orjson,
     )
 
 
@@ -90,9 +130,13 @@ def main(args: argparse.Namespace) -> int:
         database = args.database
         if args.postgres:
             database = stack.enter_context(scratch_postgres())
-        lines, passed = asyncio.run(soak(config_of(args, database), args.warmup, args.seconds))
-    print(*lines, sep="\n")
-    print("PASS" if passed else "FAIL")
+        runs = plan_runs(args, database)
+        _, summaries = asyncio.run(series(runs, args.warmup, args.seconds))
+    one, five, fifteen = os.getloadavg()
+    print(f"== summary (load average now {one:.2f} {five:.2f} {fifteen:.2f}) ==")
+    print(Summary.HEADER, *(s.row() for s in summaries), sep="\n")
+    passed = all(s.passed for s in summaries)
+    print("PASS" if passed else "FAIL: something was lost, duplicated or unanswered")
     return 1 if args.check and not passed else 0
 
 
@@ -106,6 +150,13 @@ def parser() -> argparse.ArgumentParser:
     parse.add_argument("--database", metavar="URL", help="a scratch PostgreSQL database")
     parse.add_argument("--postgres", action="store_true", help="start a throwaway PostgreSQL")
     parse.add_argument("--check", action="store_true", help="exit 1 if anything is lost")
+    parse.add_argument("--no-orjson", action="store_true", help="the bot without orjson")
+    parse.add_argument(
+        "--orjson-ab", type=int, default=0, metavar="N", help="N pairs: with, then without orjson"
+    )
+    parse.add_argument(
+        "--scale-out", action="store_true", help="1 process, then 2 (needs PostgreSQL)"
+    )
     return parse
 
 

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import os
 import random
 import tempfile
 from dataclasses import dataclass, field
@@ -35,6 +36,7 @@ from benchmarks.soaking.table import Table
 from benchmarks.soaking.verify import Verdict, verify
 from tests.discord_fake import BotProcess, FakeDiscord
 
+ROOT = Path(__file__).resolve().parents[2]
 READY_TIMEOUT = 90.0
 """Seconds a bot process may take to start (a cold numba cache compiles for about 30 s)."""
 DAILY_KEY = "the soak's daily key, not a secret"
@@ -51,6 +53,7 @@ class SoakConfig:
     dailies_each: int = 40  # players queued per daily channel (one daily each per UTC day)
     seed: int = 2026
     env: dict[str, str] = field(default_factory=dict)  # more settings for every bot process
+    orjson: bool = True  # False: the bot cannot import orjson (discord.py's `speed` JSON)
 
 
 class Soak:
@@ -105,7 +108,17 @@ class Soak:
         if is_postgres(self.database):
             env.update(DATABASE_URL=self.database, LEASE_SECONDS="5")
             env.update(SHARD_COUNT=str(self.config.processes), SHARD_IDS=str(shard))
+        if not self.config.orjson:
+            env["PYTHONPATH"] = os.pathsep.join([self._no_orjson(), str(ROOT)])
         return {**env, **self.config.env}
+
+    def _no_orjson(self) -> str:
+        """A folder whose `orjson` module fails to import: discord.py then uses json."""
+        folder = Path(self._folder.name) / "no-orjson"
+        folder.mkdir(exist_ok=True)
+        blocker = 'raise ModuleNotFoundError("orjson turned off by the soak")\n'
+        (folder / "orjson.py").write_text(blocker)
+        return str(folder)
 
     async def start_bot(self, shard: int = 0) -> BotProcess:
         """Start shard `shard`'s process and wait until it is ready (commands synced once);

@@ -50,6 +50,45 @@ def percentile(values: list[float], fraction: float) -> float:
     return ordered[min(len(ordered) - 1, int(fraction * len(ordered)))]
 
 
+@dataclass(frozen=True)
+class Summary:
+    """One run's headline figures, for a side-by-side table."""
+
+    label: str
+    per_second: float
+    moves_per_second: float
+    bot_cpu_ms: float
+    p50_ms: float
+    p99_ms: float
+    max_ms: float
+    passed: bool
+
+    HEADER = "run                          inter/s  moves/s  CPU ms/inter  p50 ms  p99 ms  max ms"
+
+    def row(self) -> str:
+        return (
+            f"{self.label:<28} {self.per_second:7.1f}  {self.moves_per_second:7.1f}  "
+            f"{self.bot_cpu_ms:12.2f}  {self.p50_ms:6.1f}  {self.p99_ms:6.1f}  {self.max_ms:6.1f}"
+            + ("" if self.passed else "  FAILED CHECK")
+        )
+
+
+def summary(label: str, window: Window, ledger: Ledger, passed: bool) -> Summary:
+    answered = ledger.answered_between(window.start, window.end)
+    values = [e.handle.latency * 1000 for e in answered if e.handle.latency is not None] or [0.0]
+    moves = sum(1 for e in answered if e.acknowledged and e.source is not None)
+    return Summary(
+        label,
+        len(answered) / window.seconds,
+        moves / window.seconds,
+        sum(window.bot_cpu.values()) * 1000 / max(1, len(answered)),
+        statistics.median(values),
+        percentile(values, 0.99),
+        max(values),
+        passed,
+    )
+
+
 def latency_line(label: str, entries: list[Sent]) -> str:
     values = [e.handle.latency * 1000 for e in entries if e.handle.latency is not None]
     if not values:
