@@ -1,0 +1,161 @@
+"""Memory benchmark: the real `python -m bot` behind the loopback fake Discord, per process.
+
+    python benchmarks/memory.py [--check] [--quick] [--workers 1]
+
+Starts the bot as a host runs it (a subprocess, warm solver cache, SQLite), waits until the
+solver is ready, and prints each process of the bot's tree (the bot, its workers, any helper
+such as multiprocessing's resource tracker) with its resident (RSS), proportional (PSS) and
+unique (USS) memory from /proc/<pid>/smaps_rollup; then plays one Knuth solve game and prints
+them again. The verdict is the total PSS at start against the target (250 MB, issue #25): PSS
+splits each shared page between the processes that map it, so the sum over the tree counts
+every page once, where a sum of RSS counts a shared library once per process. `--quick`
+skips the solve game.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import shutil
+import sys
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from benchmarks.load import solve_channel  # noqa: E402
+from bot.engine import cache_dir  # noqa: E402
+from tests.discord_fake import BotProcess, FakeDiscord  # noqa: E402
+
+TARGET_MB = 250.0
+"""Memory at start of the bot and its workers together (#25)."""
+READY_LINE = "solver ready in"
+
+
+@dataclass(frozen=True)
+class Footprint:
+    """One process's memory, in MB."""
+
+    pid: int
+    role: str
+    rss: float
+    pss: float
+    uss: float
+
+
+def children(pid: int) -> list[int]:
+    """The direct children of `pid` (Linux: every thread's children file)."""
+    found: list[int] = []
+    for task in Path(f"/proc/{pid}/task").iterdir():
+        try:
+            found += [int(child) for child in (task / "children").read_text().split()]
+        except OSError:
+            continue
+    return found
+
+
+def tree(pid: int) -> list[int]:
+    """`pid` and every descendant, parents first."""
+    pids = [pid]
+    for child in children(pid):
+        pids += tree(child)
+    return pids
+
+
+def role(pid: int, root: int) -> str:
+    """What the process is: the bot itself, a worker (named by its pool), or a helper."""
+    if pid == root:
+        return "bot"
+    command = Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").decode()
+    if "resource_tracker" in command:
+        return "resource tracker"
+    if "forkserver" in command:
+        return "fork server"
+    return Path(f"/proc/{pid}/comm").read_text().strip()
+
+
+def footprint(pid: int, root: int) -> Footprint:
+    """`pid`'s RSS, PSS and USS (private clean + private dirty) from smaps_rollup."""
+    fields: dict[str, float] = {}
+    for line in Path(f"/proc/{pid}/smaps_rollup").read_text().splitlines()[1:]:
+        name, _, value = line.partition(":")
+        fields[name] = int(value.split()[0]) / 1024
+    uss = fields["Private_Clean"] + fields["Private_Dirty"]
+    return Footprint(pid, role(pid, root), fields["Rss"], fields["Pss"], uss)
+
+
+def measure(root: int) -> list[Footprint]:
+    return [footprint(pid, root) for pid in tree(root)]
+
+
+def report(title: str, footprints: list[Footprint]) -> float:
+    """Print one table of the tree's processes and its totals; returns the total PSS."""
+    print(f"{title} (load average {', '.join(f'{x:.2f}' for x in os.getloadavg())})")
+    print(f"  {'process':<20}{'pid':>8}{'RSS MB':>10}{'PSS MB':>10}{'USS MB':>10}")
+    for f in footprints:
+        print(f"  {f.role:<20}{f.pid:>8}{f.rss:>10.1f}{f.pss:>10.1f}{f.uss:>10.1f}")
+    totals = [sum(getattr(f, name) for f in footprints) for name in ("rss", "pss", "uss")]
+    print(f"  {'total':<28}{totals[0]:>10.1f}{totals[1]:>10.1f}{totals[2]:>10.1f}")
+    return totals[1]
+
+
+async def solver_ready(bot: BotProcess, timeout: float = 120.0) -> None:
+    """Wait for the warm-up's log line: every worker has loaded the kernels and tables."""
+    for _ in range(int(timeout * 10)):
+        if READY_LINE in bot.output:
+            return
+        await asyncio.sleep(0.1)
+    raise TimeoutError(f"the solver was not ready within {timeout} s:\n{bot.output}")
+
+
+async def measured_run(args: argparse.Namespace, folder: Path) -> tuple[float, str]:
+    """Start the bot, measure it at start and after a solve game; its PSS at start and log."""
+    fake = FakeDiscord(members=("alice",), channels=("general",))
+    await fake.start()
+    try:
+        shutil.copytree(cache_dir.choose().path, folder / "cache")  # warm: loaded, not compiled
+        env = {
+            "DATABASE_PATH": str(folder / "memory.db"),
+            "CACHE_DIR": str(folder / "cache"),
+            "SOLVER_WORKERS": str(args.workers),
+            "DEV_GUILD_ID": "",
+            "LOG_LEVEL": "INFO",
+        }
+        bot = await fake.spawn_bot(env=env)
+        await bot.wait_ready(timeout=30.0, commands=True)
+        await solver_ready(bot)
+        await asyncio.sleep(args.settle)
+        at_start = report("memory at start", measure(bot.pid))
+        if not args.quick:
+            guesses = await solve_channel(fake, "general", "alice", "3456")
+            report(f"after a first solve game ({guesses} guesses)", measure(bot.pid))
+        bot.terminate()
+        await bot.wait(15.0)
+        return at_start, bot.output
+    finally:
+        await fake.close()
+
+
+async def main(args: argparse.Namespace) -> int:
+    with tempfile.TemporaryDirectory() as tmp:
+        at_start, _ = await measured_run(args, Path(tmp))
+    passed = at_start <= TARGET_MB
+    print(f"total PSS at start {at_start:.0f} MB (target <= {TARGET_MB:.0f} MB)")
+    print("PASS" if passed else "FAIL")
+    return 1 if args.check and not passed else 0
+
+
+def parse(argv: list[str] | None = None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--workers", type=int, default=1, help="SOLVER_WORKERS")
+    parser.add_argument("--settle", type=float, default=2.0, help="seconds idle before measuring")
+    parser.add_argument("--check", action="store_true", help="exit 1 if the target fails")
+    parser.add_argument("--quick", action="store_true", help="the start only, no solve game")
+    return parser.parse_args(argv)
+
+
+if __name__ == "__main__":
+    sys.exit(asyncio.run(main(parse())))
