@@ -1,15 +1,18 @@
 """Memory benchmark: the real `python -m bot` behind the loopback fake Discord, per process.
 
-    python benchmarks/memory.py [--check] [--quick] [--workers 1]
+    python benchmarks/memory.py [--check] [--quick] [--cold] [--charts OFF] [--workers 1]
 
 Starts the bot as a host runs it (a subprocess, warm solver cache, SQLite), waits until the
 solver is ready, and prints each process of the bot's tree (the bot, its workers, any helper
 such as multiprocessing's resource tracker) with its resident (RSS), proportional (PSS) and
 unique (USS) memory from /proc/<pid>/smaps_rollup; then plays one Knuth solve game and prints
-them again. The verdict is the total PSS at start against the target (250 MB, issue #25): PSS
-splits each shared page between the processes that map it, so the sum over the tree counts
-every page once, where a sum of RSS counts a shared library once per process. `--quick`
-skips the solve game.
+them again. Both sums are printed beside the target at start (250 MB, issue #25): PSS splits
+each shared page between the processes that map it, so its sum over the tree counts every page
+once (what the host gives), where the sum of RSS counts a shared library once per process; the
+target is checked on the RSS sum, which bounds the other. Then it times the first
+`/mastermind simulate`, which starts the simulation worker, and measures again. `--quick`
+skips the simulations (about 5 s); `--cold` starts on an empty solver cache and also prints the
+highest sample taken while the kernels compile (about 30 s more).
 """
 
 from __future__ import annotations
@@ -52,11 +55,11 @@ class Footprint:
 def children(pid: int) -> list[int]:
     """The direct children of `pid` (Linux: every thread's children file)."""
     found: list[int] = []
-    for task in Path(f"/proc/{pid}/task").iterdir():
-        try:
+    try:
+        for task in Path(f"/proc/{pid}/task").iterdir():
             found += [int(child) for child in (task / "children").read_text().split()]
-        except OSError:
-            continue
+    except OSError:  # the process or a thread ended meanwhile
+        pass
     return found
 
 
@@ -92,7 +95,14 @@ def footprint(pid: int, root: int) -> Footprint:
 
 
 def measure(root: int) -> list[Footprint]:
-    return [footprint(pid, root) for pid in tree(root)]
+    """Every live process of the tree under `root` (one that exits meanwhile is left out)."""
+    footprints = []
+    for pid in tree(root):
+        try:
+            footprints.append(footprint(pid, root))
+        except OSError:  # gone between the listing and the reading
+            continue
+    return footprints
 
 
 def report(title: str, footprints: list[Footprint]) -> tuple[float, float]:
@@ -109,12 +119,17 @@ def report(title: str, footprints: list[Footprint]) -> tuple[float, float]:
     return totals[0], totals[1]
 
 
-async def solver_ready(bot: BotProcess, timeout: float = 120.0) -> None:
-    """Wait for the warm-up's log line: every worker has loaded the kernels and tables."""
-    for _ in range(int(timeout * 10)):
+async def solver_ready(bot: BotProcess, timeout: float = 120.0) -> list[Footprint]:
+    """Wait for the warm-up's log line (every worker has loaded, or compiled, the kernels and
+    tables), sampling the tree meanwhile; returns the sample with the most resident in all."""
+    peak: list[Footprint] = []
+    for _ in range(int(timeout * 4)):
         if READY_LINE in bot.output:
-            return
-        await asyncio.sleep(0.1)
+            return peak
+        sample = measure(bot.pid)
+        if sum(f.rss for f in sample) > sum(f.rss for f in peak):
+            peak = sample
+        await asyncio.sleep(0.25)
     raise TimeoutError(f"the solver was not ready within {timeout} s:\n{bot.output}")
 
 
@@ -146,7 +161,10 @@ async def measured_run(args: argparse.Namespace, folder: Path) -> Run:
     fake = FakeDiscord(members=("alice",), channels=("general", "second"))
     await fake.start()
     try:
-        shutil.copytree(cache_dir.choose().path, folder / "cache")  # warm: loaded, not compiled
+        if args.cold:  # an empty cache: the start compiles, as the first after an install
+            (folder / "cache").mkdir()
+        else:  # a copy of this install's cache: the start loads the kernels
+            shutil.copytree(cache_dir.choose().path, folder / "cache")
         env = {
             "DATABASE_PATH": str(folder / "memory.db"),
             "CACHE_DIR": str(folder / "cache"),
@@ -157,9 +175,11 @@ async def measured_run(args: argparse.Namespace, folder: Path) -> Run:
         }
         bot = await fake.spawn_bot(env=env)
         await bot.wait_ready(timeout=30.0, commands=True)
-        await solver_ready(bot)
+        starting = await solver_ready(bot)
         await asyncio.sleep(args.settle)
         run = Run(measure(bot.pid), {}, None, "")
+        if args.cold:
+            run.steps["the highest sample while compiling"] = starting
         guesses = await solve_channel(fake, "general", "alice", "3456")
         run.steps[f"after a first solve game ({guesses} guesses)"] = measure(bot.pid)
         if not args.quick:
@@ -203,6 +223,7 @@ def parse(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--workers", type=int, default=1, help="SOLVER_WORKERS")
     parser.add_argument("--settle", type=float, default=2.0, help="seconds idle before measuring")
     parser.add_argument("--check", action="store_true", help="exit 1 if the target fails")
+    parser.add_argument("--cold", action="store_true", help="an empty cache: compile at start")
     parser.add_argument("--charts", choices=("ON", "OFF"), default="ON", help="CHARTS")
     parser.add_argument("--quick", action="store_true", help="no simulations (about 5 s)")
     return parser.parse_args(argv)
