@@ -48,8 +48,24 @@ class WorkersClosed(RuntimeError):
     """The pool was shut down; no job runs any more."""
 
 
+def _start_worker(parent_pid: int, name: str) -> None:
+    """Worker initializer: take the pool's name and leave as soon as the bot process is gone."""
+    _take_name(name)
+    _exit_with_parent(parent_pid)
+
+
+def _take_name(name: str) -> None:
+    """Show as `mm-<pool>` (`ps`, `top`, /proc/<pid>/comm) rather than `python`, so a host can
+    tell a solver worker from a simulation or chart worker (Linux; nothing elsewhere)."""
+    try:
+        with open("/proc/self/comm", "w", encoding="ascii") as comm:
+            comm.write(f"mm-{name}"[:15])
+    except OSError:
+        pass
+
+
 def _exit_with_parent(parent_pid: int) -> None:
-    """Worker initializer: leave as soon as the bot process is gone.
+    """Leave as soon as the bot process is gone.
 
     If the bot is killed (SIGKILL, the OOM killer), nothing tells its workers; they would wait
     on their queue forever, holding memory and the bot's stdout. A daemon thread notices the
@@ -122,8 +138,8 @@ class WorkerProcesses:
         return ProcessPoolExecutor(
             max_workers=self.workers,
             mp_context=multiprocessing.get_context("spawn"),
-            initializer=_exit_with_parent,
-            initargs=(os.getpid(),),
+            initializer=_start_worker,
+            initargs=(os.getpid(), self.name),
         )
 
     @property

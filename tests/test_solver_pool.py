@@ -117,6 +117,19 @@ async def test_limits_refuse_politely_and_moves_never_wait(pool: SolverPool) -> 
     assert pool.simulations_in_flight == 0
 
 
+def comm(pid: int) -> str:
+    return Path(f"/proc/{pid}/comm").read_text().strip()
+
+
+async def test_the_simulation_worker_starts_with_the_first_simulation(pool: SolverPool) -> None:
+    """An idle simulation worker would hold about 150 MB from the start (#25): warm_up starts
+    the move worker alone, and each worker is named after its pool for `ps` and `top`."""
+    assert [comm(pid) for pid in pool.pids] == ["mm-solver"]
+    result = await pool.simulation(3, 4, True, "knuth", user_id=1)
+    assert result.games == 64
+    assert [comm(pid) for pid in pool.pids] == ["mm-solver", "mm-simulation"]
+
+
 async def test_shutdown_joins_every_worker_even_a_busy_one(pool: SolverPool) -> None:
     busy = asyncio.create_task(pool.simulation(6, 10, True, "knuth", user_id=1))
     await asyncio.sleep(0.5)

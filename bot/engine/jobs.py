@@ -8,11 +8,12 @@ strategy and seed; solvers themselves are cheap and built per call, with the gam
 
 from __future__ import annotations
 
+import functools
 import os
 import time
 from collections.abc import Sequence
 
-from bot.engine import book, hints, review
+from bot.engine import book, cache_dir, hints, review
 from bot.engine.codes import CodeSpace
 from bot.engine.job_types import (
     Hint,
@@ -57,10 +58,23 @@ def warm_up() -> int:
     waits for either; returns the pid."""
     _solver(CLASSIC, "knuth").next_move([])
     _knuth_walker(CLASSIC).play(0)
-    simulate(CodeSpace(2, 3), "knuth")  # the compiled sweep
+    _load_sweep()
     _solver(CLASSIC, "knuth").context.warm_approximate()
     book.load()  # the opening book's 1,170 positions, parsed once (0.1 s)
     return os.getpid()
+
+
+def _load_sweep() -> None:
+    """Load the compiled sweep (or compile it, on the first run after an install)."""
+    simulate(CodeSpace(2, 3), "knuth")
+
+
+@functools.cache
+def _sweep_ready() -> None:
+    """Once per worker: a simulation worker starts with its first job, not with the bot, so
+    that job loads the sweep under the compile lock, and one asked for during an install's
+    first compile waits for it rather than compiling a second time beside it."""
+    cache_dir.warmed_alone(_load_sweep)
 
 
 def _solver(variant: VariantSpec, strategy: str, seed: int = 0, time_budget: float = 2.0) -> Solver:
@@ -148,6 +162,7 @@ def simulation(
     variant: VariantSpec, strategy: str, budget: SimulationBudget, seed: int = 0
 ) -> SimulationResult:
     """A simulate run within `budget`: every secret of small variants, a sample of big ones."""
+    _sweep_ready()
     space = context_for(*variant.key).space
     check_size(space)
     if space.size <= FULL_SWEEP_LIMIT:
