@@ -9,6 +9,7 @@ formatting never enumerate the space; `all_codes()` does, lazily, for the solver
 
 from __future__ import annotations
 
+import functools
 import itertools
 import math
 import re
@@ -168,7 +169,7 @@ class CodeSpace:
         self.colours = colours
         self.duplicates = duplicates
         self.size = colours**pegs if duplicates else math.perm(colours, pegs)
-        self._tokens = self._build_tokens()
+        self._tokens = _colour_words(colours)
 
     def __repr__(self) -> str:
         return f"CodeSpace(pegs={self.pegs}, colours={self.colours}, duplicates={self.duplicates})"
@@ -336,19 +337,6 @@ class CodeSpace:
                 return token, colour
         return None
 
-    def _build_tokens(self) -> list[tuple[str, int]]:
-        """Every word that names a colour, longest first so 'red' wins over the letter 'r'."""
-        tokens: dict[str, int] = {}
-        for number, colour in enumerate(COLOURS):
-            local = (names[number] for names in NAMES_BY_LANGUAGE.values())
-            for word in (colour.name, *colour.aliases, *itertools.chain(*local)):
-                tokens.setdefault(fold(word), number)
-            tokens.setdefault(colour.letter.lower(), number)
-            tokens[colour.emoji.replace(_VARIATION_SELECTOR, "")] = number
-        for number in range(min(self.colours, MAX_COLOURS)):
-            tokens[digit_for(number)] = number
-        return sorted(tokens.items(), key=lambda item: -len(item[0]))
-
     def _unknown(self, chunk: str, position: int) -> CodeError:
         bad = _UNKNOWN_WORD.match(chunk[position:])
         token = bad.group(0) if bad else chunk[position:]
@@ -423,3 +411,20 @@ class CodeSpace:
                 CodeProblem.IMPOSSIBLE_ANSWER,
                 black=black,
             )
+
+
+@functools.lru_cache(maxsize=MAX_COLOURS + 1)
+def _colour_words(colours: int) -> tuple[tuple[str, int], ...]:
+    """Every word that names a colour, longest first so 'red' wins over the letter 'r'. The
+    same for every space with this many colours, and a game's space is built each time it is
+    read from the store: made once."""
+    tokens: dict[str, int] = {}
+    for number, colour in enumerate(COLOURS):
+        local = (names[number] for names in NAMES_BY_LANGUAGE.values())
+        for word in (colour.name, *colour.aliases, *itertools.chain(*local)):
+            tokens.setdefault(fold(word), number)
+        tokens.setdefault(colour.letter.lower(), number)
+        tokens[colour.emoji.replace(_VARIATION_SELECTOR, "")] = number
+    for number in range(min(colours, MAX_COLOURS)):
+        tokens[digit_for(number)] = number
+    return tuple(sorted(tokens.items(), key=lambda item: -len(item[0])))

@@ -11,6 +11,7 @@ player's on a private picker or modal.
 
 from __future__ import annotations
 
+import functools
 import re
 from typing import Any
 
@@ -67,7 +68,7 @@ def peg_select(
         discord.SelectOption(
             label=f"{c.letter} {words.colour_name(t, n)}",
             value=str(n),
-            emoji=c.emoji,
+            emoji=_emoji(c.emoji),
             default=n == chosen,
         )
         for n, c in enumerate(space.palette)
@@ -77,6 +78,13 @@ def peg_select(
         options=options,
         custom_id=custom_id,
     )
+
+
+@functools.lru_cache(maxsize=64)
+def _emoji(text: str) -> discord.PartialEmoji:
+    """A colour's emoji, parsed once: discord.py parses an emoji given as text on every option,
+    and a picker has one option per colour and peg, rebuilt on every pick."""
+    return discord.PartialEmoji.from_str(text)
 
 
 def add_picker(
