@@ -116,6 +116,7 @@ class PostgresDialect:
         self.busy_timeout = busy_timeout
         self._pool_size = pool_size
         self._pool: asyncpg.Pool[asyncpg.Record] | None = None
+        self._running: set[asyncio.Task[Any]] = set()  # strong references to shielded work
 
     @property
     def pool(self) -> asyncpg.Pool[asyncpg.Record]:
@@ -161,6 +162,9 @@ class PostgresDialect:
             raise
 
     async def close(self) -> None:
+        """Let running transactions finish (bounded), then close the pool."""
+        if self._running:
+            await asyncio.wait(set(self._running), timeout=self.busy_timeout * 2)
         pool, self._pool = self._pool, None
         if pool is not None:
             try:
@@ -219,6 +223,18 @@ class PostgresDialect:
             await pool.release(conn)
 
     async def run(self, work: Callable[[Session], Coroutine[Any, Any, T]], *, write: bool) -> T:
+        """In a task of its own, shielded: a cancelled caller never leaves a transaction
+        half-done on a pooled connection."""
+        task = asyncio.ensure_future(self._run(work, write))
+        self._running.add(task)
+        task.add_done_callback(self._running.discard)
+        try:
+            return await asyncio.shield(task)
+        except asyncio.CancelledError:
+            task.add_done_callback(_retrieve)
+            raise
+
+    async def _run(self, work: Callable[[Session], Coroutine[Any, Any, T]], write: bool) -> T:
         async with self.transaction(write=write) as session:
             return await work(session)
 
@@ -253,3 +269,9 @@ class PostgresDialect:
             await session.execute(
                 "INSERT INTO mastermind_schema (version) VALUES (:version)", {"version": target}
             )
+
+
+def _retrieve(task: asyncio.Task[Any]) -> None:
+    """Mark a shielded transaction's error as seen once its caller has gone."""
+    if not task.cancelled():
+        task.exception()

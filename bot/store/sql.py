@@ -1,7 +1,7 @@
 """The one SQL implementation of `Store`, over a `Dialect` (SQLite or PostgreSQL).
 
-* Every call is one transaction; each runs in its own shielded task, so a cancelled caller never
-  leaves one half-done on a shared connection.
+* Every call is one transaction, run to its end even if the caller is cancelled, so none is
+  left half-done on a shared connection (each dialect sees to it: `Dialect.run`).
 * An action (`act`) loads its game holding its row, applies one pure transition, saves only
   what it appended and reads where the board is, in that one write transaction.
 * A repeated `source` never makes a second move: it is checked first, and a unique index catches
@@ -10,7 +10,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import logging
 from collections.abc import Callable, Coroutine, Mapping
 from datetime import datetime, timedelta
@@ -41,7 +40,6 @@ class SqlStore:
         self.dialect = dialect
         self._clock = clock or utc_now
         self._connected = False
-        self._running: set[asyncio.Task[Any]] = set()  # strong references to shielded work
         self._listeners: list[Callable[[values.Applied[Any]], None]] = []
 
     @classmethod
@@ -63,9 +61,7 @@ class SqlStore:
         self._connected = True
 
     async def close(self) -> None:
-        """Let running transactions finish (bounded), then release the database."""
-        if self._running:
-            await asyncio.wait(set(self._running), timeout=self.dialect.busy_timeout * 2)
+        """Release the database once the transactions begun have finished (bounded)."""
         self._connected = False
         await self.dialect.close()
 
@@ -339,22 +335,5 @@ class SqlStore:
             raise refused from None
 
     async def _transaction(self, work: Work[T], *, write: bool) -> T:
-        """Run `work` in one transaction, to the end even if the caller is cancelled."""
-        task = asyncio.ensure_future(self._run(work, write))
-        self._running.add(task)
-        task.add_done_callback(self._running.discard)
-        try:
-            return await asyncio.shield(task)
-        except asyncio.CancelledError:
-            task.add_done_callback(_retrieve)
-            raise
-
-    async def _run(self, work: Work[T], write: bool) -> T:
         now = self.dialect.stamp(self._clock())
         return await self.dialect.run(lambda session: work(session, now), write=write)
-
-
-def _retrieve(task: asyncio.Task[Any]) -> None:
-    """Mark a shielded transaction's error as seen once its caller has gone."""
-    if not task.cancelled():
-        task.exception()

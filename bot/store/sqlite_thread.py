@@ -79,7 +79,8 @@ class ConnectionThread:
     def __init__(self, name: str, busy_timeout: float) -> None:
         self.busy_timeout = busy_timeout
         self.connection: sqlite3.Connection | None = None
-        self._jobs: queue.SimpleQueue[Job | None] = queue.SimpleQueue()
+        self._jobs: queue.SimpleQueue[list[Job] | None] = queue.SimpleQueue()
+        self._pending: list[Job] = []  # submitted in this turn of the event loop
         self._thread = threading.Thread(target=self._serve, name=f"sqlite {name}", daemon=True)
         self._thread.start()
 
@@ -95,14 +96,24 @@ class ConnectionThread:
 
     async def stop(self) -> None:
         """Finish what is queued, then end the thread."""
+        self._flush()
         self._jobs.put(None)
         await asyncio.to_thread(self._thread.join)
 
     async def _submit(self, job: Job) -> Any:
+        """Jobs submitted in one turn of the event loop reach the thread together: one wake-up
+        of it (waking a thread costs the event loop more than the hop itself)."""
         if not self._thread.is_alive():
             raise RuntimeError("the store is closed")
-        self._jobs.put(job)
+        if not self._pending:
+            job.future.get_loop().call_soon(self._flush)
+        self._pending.append(job)
         return await job.future
+
+    def _flush(self) -> None:
+        if self._pending:
+            pending, self._pending = self._pending, []
+            self._jobs.put(pending)
 
     # --- the thread's side ---------------------------------------------------------------
 
@@ -177,24 +188,24 @@ class ConnectionThread:
         if connection is not None:
             connection.close()
         while (left := _next_or_none(self._jobs)) is not None:
-            _settle([(left.future, None, RuntimeError("the store is closed"))])
+            _settle([(job.future, None, RuntimeError("the store is closed")) for job in left])
 
 
 def _future() -> asyncio.Future[Any]:
     return asyncio.get_running_loop().create_future()
 
 
-def _drain(first: Job, jobs: queue.SimpleQueue[Job | None]) -> tuple[list[Job], bool]:
+def _drain(first: list[Job], jobs: queue.SimpleQueue[list[Job] | None]) -> tuple[list[Job], bool]:
     """Every job queued now, and whether a stop came among them."""
-    batch = [first]
-    while (job := _next_or_none(jobs, stop=True)) is not False:
-        if job is None:
+    batch = list(first)
+    while (more := _next_or_none(jobs, stop=True)) is not False:
+        if more is None:
             return batch, True
-        batch.append(job)
+        batch += more
     return batch, False
 
 
-def _next_or_none(jobs: queue.SimpleQueue[Job | None], *, stop: bool = False) -> Any:
+def _next_or_none(jobs: queue.SimpleQueue[list[Job] | None], *, stop: bool = False) -> Any:
     """The next queued item; when the queue is empty, False if `stop` else None."""
     try:
         return jobs.get_nowait()
