@@ -22,7 +22,7 @@ import aiohttp
 import discord
 from discord.ext import commands
 
-from bot import signals, sync
+from bot import heap, signals, sync
 from bot.about import version
 from bot.config import Settings
 from bot.store import Store, StoreUnavailable
@@ -113,6 +113,10 @@ async def open_store(path: Path | str, *, exclusive: bool) -> Store:
         raise StartFailure(str(error)) from error
 
 
+async def _settle_heap() -> None:
+    heap.settle()
+
+
 async def _serve(settings: Settings, health_file: Path | None) -> int:
     from bot.app import MastermindBot
 
@@ -140,6 +144,7 @@ async def _serve(settings: Settings, health_file: Path | None) -> int:
         raise StartFailure(str(error)) from error
     bot = MastermindBot(settings, store=store, health_file=health_file)
     bot.leases.extend(shards)
+    bot.add_listener(_settle_heap, "on_ready")  # the real process only: tests share theirs
     running = asyncio.create_task(bot.start(settings.token), name="discord")
     stopping = asyncio.create_task(stop.wait(), name="wait-for-signal")
     try:
