@@ -87,7 +87,7 @@ def report(
         f"[{seconds:.0f} s, seed {seed}, load {load}]"
     )
     if capacity:
-        print(f"  (not failed: {capacity} warning(s) of a chart drawn too slowly, sent without it)")
+        print(f"  (not failed: {capacity} warning(s) about the host: slow chart, late heartbeat)")
     for result in failed[:SHOWN_FAILURES]:
         print(f"  FAIL {result.case.what}\n       {'; '.join(result.problems)[:600]}")
     return len(failed)

@@ -8,6 +8,7 @@ import asyncio
 import contextlib
 import logging
 import sqlite3
+import traceback
 from collections.abc import Awaitable, Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -44,9 +45,11 @@ class Result:
     problems: list[str] = field(default_factory=list)
 
 
-CAPACITY = ("took over",)
-"""Warnings about the machine, not the input: a chart drawn too slowly is sent without it.
-Counted apart (`LoudLog.capacity`), not failed."""
+CAPACITY = ("took over", "Can't keep up")
+"""Warnings about the machine, not the input: a chart drawn too slowly is sent without it, and
+discord.py's heartbeat thread, starved of the GIL on a loaded host, measures an ACK against the
+heartbeat before last (the "41.3 s behind" of a 41.25 s interval; an input's own answer time is
+judged case by case). Counted apart (`LoudLog.capacity`), not failed."""
 
 
 class LoudLog(logging.Handler):
@@ -67,9 +70,19 @@ class LoudLog(logging.Handler):
             self.records.append(record)
 
     def take(self) -> list[str]:
-        taken = [f"{r.levelname} {r.name}: {r.getMessage()[:200]}" for r in self.records]
+        taken = [f"{r.levelname} {r.name}: {r.getMessage()[:200]}{_why(r)}" for r in self.records]
         self.records.clear()
         return taken
+
+
+def _why(record: logging.LogRecord) -> str:
+    """The exception a record carries, with where it was raised."""
+    if not record.exc_info or record.exc_info[1] is None:
+        return ""
+    error = record.exc_info[1]
+    frames = traceback.extract_tb(error.__traceback__)[-3:]
+    where = " <- ".join(f"{Path(f.filename).name}:{f.lineno}" for f in reversed(frames))
+    return f" ({type(error).__name__}: {str(error)[:200]} at {where})"
 
 
 @contextmanager
