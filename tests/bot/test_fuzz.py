@@ -82,5 +82,6 @@ async def test_a_modal_no_route_takes_is_refused_privately(
         reply = await forged.response()
         assert reply.ephemeral and "another channel" in reply.text, custom_id
     assert probe.snapshot(db_path) == before
-    loud = [r for r in caplog.records if r.levelno > logging.INFO]
+    # The bot's own log: discord.py's heartbeat thread may warn of a loaded host meanwhile.
+    loud = [r for r in caplog.records if r.levelno > logging.INFO and r.name.startswith("bot")]
     assert loud == [], [r.getMessage() for r in loud]
