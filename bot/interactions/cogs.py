@@ -3,16 +3,22 @@ its code modal (if it has one) routed to it by custom_id."""
 
 from __future__ import annotations
 
+import logging
 import re
+from collections.abc import Iterable
 from typing import Any, ClassVar
 
+import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.engine.errors import NotHere
 from bot.interactions import replies
 from bot.interactions.context import Host, Interaction
 from bot.interactions.items import Input
 from bot.interactions.modals import ModalHandler, submitted_to
+
+log = logging.getLogger(__name__)
 
 
 def adopt_commands(
@@ -53,3 +59,16 @@ class ModeInputs(commands.Cog):
         numbers = await replies.numbers_or_refuse(interaction, match)
         if numbers is not None:
             await handler(interaction, numbers)
+
+
+async def refuse_unrouted_modal(interaction: Interaction, cogs: Iterable[object]) -> None:
+    """A modal submission whose custom_id no mode's route takes (forged, or from a form this
+    bot never makes) is refused privately, as a missing game is: else nobody answers it, and
+    Discord shows "This interaction failed"."""
+    if interaction.type is not discord.InteractionType.modal_submit:
+        return
+    routes = [c.modal for c in cogs if isinstance(c, ModeInputs) and c.modal is not None]
+    if any(submitted_to(interaction, route) for route in routes):
+        return
+    log.info("interaction %s submits a form no route takes", interaction.id)
+    await replies.reply_error(interaction, NotHere())

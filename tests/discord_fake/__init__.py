@@ -128,8 +128,10 @@ options of one command show the same name in any locale.
   message's request returns. discord.py sends that heartbeat through its gateway rate limiter
   (110 a minute): a load test of custom_id routes passes `heartbeat_before_clicks=False`.
 - `await forge_interaction(channel, user, *, type, custom_id, component_type=2, values=None,
-  fields=None, data=None, message=None, payload=None, expect_answer=True)`: what a malicious
-  client could send, checked against nothing. Type 3 (component: `values` for a select) or 5
+  fields=None, data=None, message=None, payload=None, expect_answer=True, settle=True)`: what a
+  malicious client could send, checked against nothing (`settle=False`: without the gateway
+  round trip clicks wait for first, which discord.py rate-limits; for thousands of inputs the
+  bot matches by custom_id alone). Type 3 (component: `values` for a select) or 5
   (modal submit: `fields` = {text input custom_id: value}); `data` replaces the whole `data`.
   From any guild channel or a DM (`dm_channel(user)`: the payload has `user`, no `guild_id`).
   `message` (any message, any channel) is attached, or none is. `payload` entries override

@@ -473,6 +473,7 @@ class FakeDiscord(FakeDiscordServer):
         message: MessageRef | None = None,
         payload: Mapping[str, Any] | None = None,
         expect_answer: bool = True,
+        settle: bool = True,
     ) -> InteractionHandle:
         """Send an interaction as a malicious client could: nothing is checked against any
         message, modal or command.
@@ -485,7 +486,10 @@ class FakeDiscord(FakeDiscordServer):
         as `message`, or left out. `payload` entries are merged into the top-level payload last
         (None removes a key). With `expect_answer=False` no answer within 3 s is not a
         violation: discord.py drops a component interaction whose custom_id is not on the
-        attached message (or that has no message), before the bot sees it.
+        attached message (or that has no message), before the bot sees it. With `settle=False`
+        it is sent at once, without first waiting for the bot to have read every REST answer (a
+        gateway round trip, which discord.py rate-limits): for inputs the bot matches by
+        custom_id alone (dynamic items, modal routes), as a fuzzer sends thousands.
         """
         target = self.channel(channel)
         who = self.user(user)
@@ -519,6 +523,7 @@ class FakeDiscord(FakeDiscordServer):
             overrides=payload,
             forged=True,
             expect_answer=expect_answer,
+            settle=settle,
         )
 
     # permissions and injected failures -------------------------------------------------------
@@ -790,6 +795,7 @@ class FakeDiscord(FakeDiscordServer):
         overrides: Mapping[str, Any] | None = None,
         forged: bool = False,
         expect_answer: bool = True,
+        settle: bool = True,
     ) -> InteractionHandle:
         session = self._session_for(channel.guild_id)
         if session is None:
@@ -797,7 +803,7 @@ class FakeDiscord(FakeDiscordServer):
                 "no bot is connected to the gateway: start one with run_in_process() or "
                 "spawn_bot() and wait until it is ready"
             )
-        if kind in (3, 5):
+        if kind in (3, 5) and settle:
             await self._barrier(session)
         if message is not None and message.deleted:
             raise ValueError(f"message {message.id} was deleted before {description}")
