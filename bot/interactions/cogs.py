@@ -61,14 +61,22 @@ class ModeInputs(commands.Cog):
             await handler(interaction, numbers)
 
 
-async def refuse_unrouted_modal(interaction: Interaction, cogs: Iterable[object]) -> None:
-    """A modal submission whose custom_id no mode's route takes (forged, or from a form this
-    bot never makes) is refused privately, as a missing game is: else nobody answers it, and
-    Discord shows "This interaction failed"."""
-    if interaction.type is not discord.InteractionType.modal_submit:
+async def refuse_unrouted(interaction: Interaction, cogs: Iterable[object]) -> None:
+    """A button, select or modal whose custom_id no mode's route takes (forged, or from a
+    message of a bot version with other routes) is refused privately, as a missing game is:
+    else nobody answers it, and Discord shows "This interaction failed"."""
+    inputs = [cog for cog in cogs if isinstance(cog, ModeInputs)]
+    if interaction.type is discord.InteractionType.modal_submit:
+        routes = [cog.modal for cog in inputs if cog.modal is not None]
+        if any(submitted_to(interaction, route) for route in routes):
+            return
+    elif interaction.type is discord.InteractionType.component:
+        data: dict[str, Any] = dict(interaction.data or {})
+        custom_id = str(data.get("custom_id", ""))
+        items = (item for cog in inputs for item in cog.items)
+        if any(item.__discord_ui_compiled_template__.fullmatch(custom_id) for item in items):
+            return
+    else:
         return
-    routes = [c.modal for c in cogs if isinstance(c, ModeInputs) and c.modal is not None]
-    if any(submitted_to(interaction, route) for route in routes):
-        return
-    log.info("interaction %s submits a form no route takes", interaction.id)
+    log.info("interaction %s names an input no route takes", interaction.id)
     await replies.reply_error(interaction, NotHere())

@@ -85,3 +85,30 @@ async def test_a_modal_no_route_takes_is_refused_privately(
     # The bot's own log: discord.py's heartbeat thread may warn of a loaded host meanwhile.
     loud = [r for r in caplog.records if r.levelno > logging.INFO and r.name.startswith("bot")]
     assert loud == [], [r.getMessage() for r in loud]
+
+
+async def test_a_button_or_select_no_route_takes_is_refused_privately(
+    fake_discord: FakeDiscord, bot, db_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Found by the fuzz: a component whose custom_id matches no route (a message of a bot
+    version with other routes, or forged onto one) was dropped by discord.py unanswered."""
+    caplog.set_level(logging.INFO)
+    board = await (await fake_discord.slash("general", "alice", "mastermind", "play")).settled()
+    (game_id,) = query(db_path, "SELECT id FROM games")[0]
+    before = probe.snapshot(db_path)
+    for component_type, custom_id in ((2, f"mm:guess::{game_id}"), (3, "mm:pick:x"), (2, "old")):
+        forged = await fake_discord.forge_interaction(
+            "general",
+            "bob",
+            type=3,
+            custom_id=custom_id,
+            component_type=component_type,
+            values=["0"] if component_type == 3 else None,
+            message=board,
+            settle=False,
+        )
+        reply = await forged.response()
+        assert reply.ephemeral and "another channel" in reply.text, custom_id
+    assert probe.snapshot(db_path) == before
+    loud = [r for r in caplog.records if r.levelno > logging.INFO and r.name.startswith("bot")]
+    assert loud == [], [r.getMessage() for r in loud]

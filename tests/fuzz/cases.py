@@ -171,9 +171,8 @@ def custom_id_case(rng: random.Random, world: World) -> Case:
     if route.kind == MODAL:
         code = junk(rng, world, 1, 100)
         return modal_submit("custom_ids", world, rng, actor, custom_id, {"code": code})
-    routed = any(r.pattern.fullmatch(custom_id) for r in world.routes if r.kind != MODAL)
     picked = values.select_values(rng, ["0", "1"]) if route.kind == SELECT else None
-    return component("custom_ids", world, rng, actor, route, custom_id, picked, routed)
+    return component("custom_ids", world, rng, actor, route, custom_id, picked)
 
 
 def mangled(rng: random.Random, route: RouteField, numbers: list[str]) -> str:
@@ -239,7 +238,7 @@ def select_case(rng: random.Random, world: World) -> Case:
         custom_id, offered, owner = route.custom_id(numbers), ["0", "1"], None
     actor = owner if owner in (*ACTORS, RACER) and rng.random() < 0.8 else rng.choice(ACTORS)
     picked = [rng.choice(offered)] if rng.random() < 0.2 else values.select_values(rng, offered)
-    return component("select values", world, rng, actor, route, custom_id, picked, True)
+    return component("select values", world, rng, actor, route, custom_id, picked)
 
 
 # --- modal text -------------------------------------------------------------------------------
@@ -317,7 +316,6 @@ def component(
     route: RouteField,
     custom_id: str,
     picked: list[str] | None,
-    routed: bool,
 ) -> Case:
     """A click or a choice on a copy of a message the bot drew, carrying `custom_id`."""
     host = _host(world, rng, route.prefix, actor)
@@ -336,11 +334,10 @@ def component(
         component_type=kind,
         values=picked if kind == SELECT else None,
         payload={"message": forged},
-        expect_answer=routed,
     )
     verb = "select" if kind == SELECT else "click"
     what = f"{verb} {custom_id!r} {picked or ''} by {actor} in {channel} on message {host.id}"
-    return Case(family, what, send, expect_answer=routed)
+    return Case(family, what, send)
 
 
 def _forging(

@@ -11,7 +11,7 @@ from bot.engine.game import GameKind, MoveKind, Variant
 from bot.engine.search import check_size
 from bot.engine.strategies import DEFAULT_STRATEGY, get_strategy
 from bot.interactions import boards, pictures, replies
-from bot.interactions.cogs import ModeInputs, refuse_unrouted_modal
+from bot.interactions.cogs import ModeInputs, refuse_unrouted
 from bot.interactions.context import Interaction
 from bot.interactions.items import on_click
 from bot.interactions.options import (
@@ -194,8 +194,8 @@ class CommonInputs(
     items = DYNAMIC_ITEMS
 
     @commands.Cog.listener("on_interaction")
-    async def on_unrouted_modal(self, interaction: Interaction) -> None:
-        await refuse_unrouted_modal(interaction, self.bot.cogs.values())
+    async def on_unrouted_input(self, interaction: Interaction) -> None:
+        await refuse_unrouted(interaction, self.bot.cogs.values())
 
     @app_commands.command(
         name=slash.pgettext("command", "guess"),
