@@ -123,6 +123,7 @@ def config_of(args: argparse.Namespace, database: str | None) -> SoakConfig:
         database=database,
         players=args.players,
         orjson=not args.no_orjson,
+        think=args.think,
     )
 
 
@@ -151,6 +152,9 @@ def parser() -> argparse.ArgumentParser:
     parse.add_argument("--database", metavar="URL", help="a scratch PostgreSQL database")
     parse.add_argument("--postgres", action="store_true", help="start a throwaway PostgreSQL")
     parse.add_argument("--check", action="store_true", help="exit 1 if anything is lost")
+    parse.add_argument(
+        "--think", type=float, default=0.0, help="seconds a player pauses before acting"
+    )
     parse.add_argument("--no-orjson", action="store_true", help="the bot without orjson")
     parse.add_argument(
         "--orjson-ab", type=int, default=0, metavar="N", help="N pairs: with, then without orjson"

@@ -54,6 +54,7 @@ class SoakConfig:
     seed: int = 2026
     env: dict[str, str] = field(default_factory=dict)  # more settings for every bot process
     orjson: bool = True  # False: the bot cannot import orjson (discord.py's `speed` JSON)
+    think: float = 0.0  # seconds each player pauses before acting (0: as fast as it can)
 
 
 class Soak:
@@ -75,7 +76,7 @@ class Soak:
             shard_count=config.processes,
             heartbeat_before_clicks=False,
         )
-        self.table = Table(self.fake, self.ledger, random.Random(config.seed))
+        self.table = Table(self.fake, self.ledger, random.Random(config.seed), think=config.think)
         self.bots: list[BotProcess | None] = [None] * config.processes
         self._folder = tempfile.TemporaryDirectory(prefix="soak-")
         self.database = config.database or str(Path(self._folder.name) / "soak.db")

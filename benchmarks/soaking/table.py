@@ -33,6 +33,9 @@ class Table:
     ledger: Ledger
     rng: random.Random
     playing: bool = True
+    think: float = 0.0
+    """Seconds a player pauses before each interaction (0.5 to 1.5 times this, at random): a
+    paced load, so that more channels offer more work instead of the same machine's limit."""
 
     async def act(
         self,
@@ -45,6 +48,8 @@ class Table:
         None: it could not be sent, its target went away, or it was not answered in time
         (the ledger still has it, and counts it unanswered unless a bot was down).
         """
+        if self.think:
+            await asyncio.sleep(self.think * self.rng.uniform(0.5, 1.5))
         try:
             handle = await send()
         except FakeDiscordError as error:
