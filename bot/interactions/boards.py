@@ -115,14 +115,19 @@ async def show(
     return True
 
 
-async def refresh(bot: Host, game_id: int) -> None:
-    """Redraw a game's board if it is behind the store. Never raises: a board that cannot be
-    edited now stays marked as behind and is retried by the next pass."""
+async def refresh(bot: Host, game_id: int, *, served_only: bool = False) -> None:
+    """Redraw a game's board if it is behind the store (`served_only`: and its server is one
+    this process answers). Never raises: a board that cannot be edited now stays marked as
+    behind and is retried by the next pass."""
     try:
         async with lock(game_id):
             board = await bot.store.board(game_id)
             game = await bot.store.game(game_id)
-            if board is not None and game is not None:
+            if (
+                board is not None
+                and game is not None
+                and (not served_only or bot.serves(game.guild_id))
+            ):
                 await _redraw(bot, game, board)
     except Exception:
         _failed(game_id)
@@ -200,16 +205,18 @@ def refresh_soon(bot: Host, game_id: int) -> None:
     task.add_done_callback(_background.discard)
 
 
-async def reconcile(bot: Host, *, while_held: Held = always) -> int:
+async def reconcile(bot: Host, *, while_held: Held = always, served_only: bool = False) -> int:
     """Redraw every board that is behind its game (at start, and after failed edits), each
-    only while `while_held()` says the chore is still this process's."""
+    only while `while_held()` says the chore is still this process's. `served_only`: only the
+    boards of this process's servers (every process at its start, lease or not: a board a
+    kill left behind must not wait for the lease holder's pass, minutes away)."""
     await bot.marks.settled()  # the redraws of moves just made go first
     await bot.marks.flush()  # the store's marks are then as new as this process knows
     redrawn = 0
     for game_id in await bot.store.boards_behind(limit=500):
         if not while_held():
             break
-        await refresh(bot, game_id)
+        await refresh(bot, game_id, served_only=served_only)
         redrawn += 1
     if redrawn:
         log.info("checked %d board(s) that were behind their games", redrawn)

@@ -1,0 +1,56 @@
+"""Boards in a cluster converge at a restart, whichever process holds the jobs lease (#22, the
+chaos soak): a process killed between a move and its board's edit leaves that board behind,
+and the process that starts again for its shard redraws it at once, not the lease holder's
+pass ten minutes later."""
+
+from __future__ import annotations
+
+from bot.config import Settings
+from bot.store import JOBS_LEASE, LeaseKeeper, open_lease, open_store
+from tests.discord_fake import FakeDiscord
+from tests.store.pg_fixtures import postgres_server, postgres_url
+from tests.store.postgres_server import query
+from tests.test_shards import QuickIdentify, guess, wrong
+
+__all__ = ["postgres_server", "postgres_url"]  # the fixtures of a real PostgreSQL server
+
+
+async def test_a_restarted_process_without_the_jobs_lease_redraws_its_boards_behind(
+    postgres_url: str,
+) -> None:
+    async with FakeDiscord(guilds=2, shard_count=2) as fake:
+        store = await open_store(postgres_url)
+        jobs = LeaseKeeper(open_lease(store, JOBS_LEASE, holder="the other process", ttl=60))
+        settings = Settings(
+            token=fake.token,
+            database_url=postgres_url,
+            shard_count=2,
+            shard_ids=(1,),
+            lease_seconds=60,
+        )
+        try:
+            assert await jobs.start()  # the other process runs the passes, every ten minutes
+            assert fake.shard_of("general-2") == 1
+            async with fake.run_in_process(lambda: QuickIdentify(settings), timeout=30.0) as bot:
+                assert bot.jobs is not None and not bot.jobs.held
+                board = await (await fake.slash("general-2", "bob", "mastermind", "play")).settled()
+                refused = fake.fail_message_edit(board)  # as if the process died before it
+                channel_id = fake.channel("general-2").id
+                assert "guessed" in await guess(
+                    fake, "general-2", "bob", wrong(postgres_url, channel_id)
+                )
+                await fake.wait_for(lambda: refused.hits == 1, what="the board's edit refused")
+                assert "move 0" in board.text and "move 1" not in board.text
+            behind = "SELECT version, rendered_version FROM games WHERE channel_id = ?"
+            assert query(postgres_url, behind, (channel_id,)) == [(1, 0)]
+
+            async with fake.run_in_process(lambda: QuickIdentify(settings), timeout=30.0) as bot:
+                assert bot.jobs is not None and not bot.jobs.held
+                await fake.wait_for(
+                    lambda: "move 1" in board.text, what="the board redrawn at the restart"
+                )
+            assert query(postgres_url, behind, (channel_id,)) == [(1, 1)]
+            fake.assert_no_violations()
+        finally:
+            await jobs.close()
+            await store.close()
