@@ -10,7 +10,7 @@ from bot.store import JOBS_LEASE, LeaseKeeper, open_lease, open_store
 from tests.discord_fake import FakeDiscord
 from tests.store.pg_fixtures import postgres_server, postgres_url
 from tests.store.postgres_server import query
-from tests.test_shards import QuickIdentify, guess, wrong
+from tests.test_shards import QuickIdentify, cluster_env, guess, wrong
 
 __all__ = ["postgres_server", "postgres_url"]  # the fixtures of a real PostgreSQL server
 
@@ -21,13 +21,8 @@ async def test_a_restarted_process_without_the_jobs_lease_redraws_its_boards_beh
     async with FakeDiscord(guilds=2, shard_count=2) as fake:
         store = await open_store(postgres_url)
         jobs = LeaseKeeper(open_lease(store, JOBS_LEASE, holder="the other process", ttl=60))
-        settings = Settings(
-            token=fake.token,
-            database_url=postgres_url,
-            shard_count=2,
-            shard_ids=(1,),
-            lease_seconds=60,
-        )
+        shard_one = cluster_env(postgres_url, 1, LEASE_SECONDS="60", DISCORD_TOKEN=fake.token)
+        settings = Settings.from_env(shard_one)  # the other process keeps the jobs lease
         try:
             assert await jobs.start()  # the other process runs the passes, every ten minutes
             assert fake.shard_of("general-2") == 1
