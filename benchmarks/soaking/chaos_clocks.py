@@ -56,11 +56,6 @@ class ClockReport:
         return max((d.late or 0.0 for d in self.checked), default=0.0)
 
 
-def shard_of(guild_id: int, processes: int) -> int:
-    """Discord's shard formula: which process serves the server."""
-    return (guild_id >> 22) % processes
-
-
 def owed_at(due: float, shard: int, kills: list[Kill]) -> float:
     """When the clock of a deadline `due` on `shard` is owed: `due`, or, if the process was
     dead then (or killed within CLOCK_SLACK before its timer acted), its restart's `ready`."""
@@ -72,7 +67,7 @@ def owed_at(due: float, shard: int, kills: list[Kill]) -> float:
 
 def deadlines(race: RaceClock, processes: int, kills: list[Kill], now: float) -> list[Deadline]:
     """The deadlines of `race` that have passed (with their slack) by `now`."""
-    shard = shard_of(race.guild_id, processes)
+    shard = race.shard(processes)
     found: list[Deadline] = []
     started = race.started_at if race.started_at is not None else race.finished_at
     for what, due, acted in (

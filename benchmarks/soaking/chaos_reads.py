@@ -53,6 +53,10 @@ class RaceClock:
     started_at: float | None
     finished_at: float | None
 
+    def shard(self, processes: int) -> int:
+        """Which of `processes` shard processes serves the race's server (Discord's formula)."""
+        return (self.guild_id >> 22) % processes
+
 
 def _unix(value: Any) -> float | None:
     if value is None:
