@@ -48,6 +48,7 @@ from benchmarks.soaking.chaos_clocks import ClockReport, check_clocks  # noqa: E
 from benchmarks.soaking.chaos_kills import Kill, KillPlan, kill_and_restart  # noqa: E402
 from benchmarks.soaking.database import read_stored  # noqa: E402
 from benchmarks.soaking.driver import Soak, SoakConfig  # noqa: E402
+from benchmarks.soaking.ledger import Sent  # noqa: E402
 from benchmarks.soaking.verify import Verdict, verify  # noqa: E402
 
 CONVERGE_SECONDS = 15.0
@@ -64,6 +65,7 @@ class ChaosResult:
     boards: Convergence
     clocks: ClockReport
     processes: int
+    notes: list[str] = dataclasses.field(default_factory=list)
 
     @property
     def problems(self) -> list[str]:
@@ -97,7 +99,29 @@ async def judge(running: Soak, kills: list[Kill], boards: Convergence) -> ChaosR
     )
     races = await chaos_reads.race_clocks(running.database)
     clocks = check_clocks(races, running.config.processes, kills, time.time())
-    return ChaosResult(kills, verdict, boards, clocks, running.config.processes)
+    result = ChaosResult(kills, verdict, boards, clocks, running.config.processes)
+    result.notes = lost_near_kills(running.ledger.sent, verdict.problems, kills)
+    return result
+
+
+def lost_near_kills(sent: list[Sent], problems: list[str], kills: list[Kill]) -> list[str]:
+    """For each move reported lost: when it was sent and answered, against the nearest kill
+    (what to look at first when one shows up)."""
+    to_unix = time.time() - time.perf_counter()
+    notes = []
+    for entry in sent:
+        if entry.source is None or not any(repr(entry.source) in p for p in problems):
+            continue
+        at = entry.sent_at + to_unix
+        kill = min(kills, key=lambda k: abs(k.killed_at - at), default=None)
+        near = "no kill" if kill is None else f"{at - kill.killed_at:+.3f} s from a kill"
+        answered = entry.answered_at
+        after = "never" if answered is None else f"{(answered - entry.sent_at) * 1000:.0f} ms later"
+        notes.append(
+            f"  lost {entry.source}: sent {near}, answered (type {entry.handle.answer_type}) "
+            f"{after}"
+        )
+    return notes
 
 
 def count(problems: list[str], *marks: str) -> int:
@@ -142,6 +166,7 @@ def result_lines(result: ChaosResult) -> list[str]:
         f"{clocks.worst_late:.1f} s after it was owed",
         f"dailies checked (moves on their puzzle's day): {verdict.dailies_checked}",
         *(f"  PROBLEM: {p}" for p in result.problems[:30]),
+        *result.notes,
     ]
 
 
