@@ -8,12 +8,13 @@ from __future__ import annotations
 
 import dataclasses
 
-from benchmarks.chaos import CONVERGE_SECONDS, judge, result_lines
+from benchmarks.chaos import CONVERGE_SECONDS, result_lines
 from benchmarks.soaking import chaos_reads
 from benchmarks.soaking.chaos_boards import converge, differences
 from benchmarks.soaking.chaos_clocks import check_clocks
 from benchmarks.soaking.chaos_kills import Kill, KillPlan, kill_and_restart
 from benchmarks.soaking.chaos_reads import RaceClock
+from benchmarks.soaking.chaos_verdict import judge
 from benchmarks.soaking.driver import Soak, SoakConfig
 
 
