@@ -158,7 +158,13 @@ class MastermindBot(Host):
         await sync.sync_at_start(self.tree, self.store, self.settings.dev_guild_id)
 
     async def on_ready(self) -> None:
+        """Say so, then redraw this process's boards a crash left behind its games (the jobs
+        lease holder's pass redraws every board too, but in a cluster it may be minutes off)."""
         log.info("ready as %s in %d servers", self.user, len(self.guilds))
+        try:
+            await boards.reconcile(self, served_only=True)
+        except Exception:
+            log.exception("redrawing the boards behind their games failed; the pass retries")
 
     async def expire_stale_games(self, older_than: timedelta, while_held: Held = always) -> int:
         """End the games nobody touched for `older_than`; their boards show the secret.

@@ -17,7 +17,14 @@ import functools
 import itertools
 from collections.abc import Iterator
 
-from benchmarks.soaking.table import Table, button, guess_rows, newest_board, route_of
+from benchmarks.soaking.table import (
+    MOVED_TIMEOUT,
+    Table,
+    button,
+    guess_rows,
+    newest_board,
+    route_of,
+)
 from bot.engine.codes import CodeSpace
 from bot.engine.scoring import score
 from tests.discord_fake import FakeMessage
@@ -178,10 +185,20 @@ async def solve_answer(
         await table.moved(board, edits)
         return
     entry, kind = acted
+    clicked = route_of(custom_ids[0])[1][1]  # mm:ans:<game>:<version>:<black>:<white>
     if kind not in (6, 7):
         table.ledger.refuse(entry)
-    elif await table.moved(board, edits):
+    elif await table.until(lambda: shown_version(board) > clicked, MOVED_TIMEOUT):
+        # Not any edit: a click deferred (6) just before a kill, then a restart's redraw of
+        # the same version, moved the board without taking the answer.
         table.ledger.acknowledge(entry)
+
+
+def shown_version(board: FakeMessage) -> int:
+    """The version a board's footer names ("Game 12 · move 3"), -1 if none."""
+    footer = str(((board.embed or {}).get("footer") or {}).get("text") or "")
+    words = footer.rsplit("move ", 1)
+    return int(words[1]) if len(words) == 2 and words[1].isdigit() else -1
 
 
 async def daily_players(table: Table, channel: str, players: list[str]) -> None:

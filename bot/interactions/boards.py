@@ -115,17 +115,36 @@ async def show(
     return True
 
 
-async def refresh(bot: Host, game_id: int) -> None:
-    """Redraw a game's board if it is behind the store. Never raises: a board that cannot be
-    edited now stays marked as behind and is retried by the next pass."""
+async def refresh(bot: Host, game_id: int, *, served_only: bool = False) -> None:
+    """Redraw a game's board if it is behind the store (`served_only`: and its server is one
+    this process answers). Never raises: a board that cannot be edited now stays marked as
+    behind and is retried by the next pass.
+
+    The lock is this process's own: for a board of another process's server (the lease
+    holder's pass), that process may draw a newer move meanwhile and this edit land after
+    its, so the stored version is read again after the edit, and a newer one drawn too."""
     try:
         async with lock(game_id):
-            board = await bot.store.board(game_id)
-            game = await bot.store.game(game_id)
-            if board is not None and game is not None:
-                await _redraw(bot, game, board)
+            drawn: int | None = None
+            for _ in range(CROSS_PROCESS_ROUNDS):
+                board = await bot.store.board(game_id)
+                game = await bot.store.game(game_id)
+                if board is None or game is None or (served_only and not bot.serves(game.guild_id)):
+                    return
+                if drawn is None:
+                    drawn = await _redraw(bot, game, board)
+                elif game.version > drawn:
+                    drawn = await _draw(bot, game, board)  # over an older one that landed late
+                if drawn is None or bot.serves(game.guild_id):
+                    return  # nothing drawn, or only this process draws this board
+                if (versions := await bot.store.board_versions(game_id)) and versions[0] == drawn:
+                    return
     except Exception:
         _failed(game_id)
+
+
+CROSS_PROCESS_ROUNDS = 3
+"""Reads of a board of another process's server, while its moves keep landing (see refresh)."""
 
 
 GATHER_SECONDS = 0.05
@@ -159,11 +178,18 @@ async def redraw(interaction: Interaction, applied: Applied[Any]) -> None:
         bot.marks.arrived(game.id, game.version)
 
 
-async def _redraw(bot: Host, game: Game, board: Board) -> None:
-    """Draw `game` on its channel board unless that board shows it (or a newer version)."""
+async def _redraw(bot: Host, game: Game, board: Board) -> int | None:
+    """Draw `game` on its channel board unless that board shows it (or a newer version).
+    The version drawn, or None."""
     assert game.id is not None
     if _shown(bot, game.id, board) >= game.version or game.reach is not Reach.CHANNEL:
-        return  # up to date, or only its player's next click can redraw it
+        return None  # up to date, or only its player's next click can redraw it
+    return await _draw(bot, game, board)
+
+
+async def _draw(bot: Host, game: Game, board: Board) -> int:
+    """Draw `game` on its channel board and note the version drawn (returned)."""
+    assert game.id is not None
     drawn = await render(bot, game, await server_language(bot, game.guild_id))
     message = bot.get_partial_messageable(board.channel_id).get_partial_message(board.message_id)
     try:
@@ -171,6 +197,7 @@ async def _redraw(bot: Host, game: Game, board: Board) -> None:
     except discord.NotFound:
         log.info("the board of game %s was deleted; /mastermind board posts it again", game.id)
     bot.marks.drew(game.id, game.version)
+    return game.version
 
 
 def _failed(game_id: int) -> None:
@@ -200,16 +227,18 @@ def refresh_soon(bot: Host, game_id: int) -> None:
     task.add_done_callback(_background.discard)
 
 
-async def reconcile(bot: Host, *, while_held: Held = always) -> int:
+async def reconcile(bot: Host, *, while_held: Held = always, served_only: bool = False) -> int:
     """Redraw every board that is behind its game (at start, and after failed edits), each
-    only while `while_held()` says the chore is still this process's."""
+    only while `while_held()` says the chore is still this process's. `served_only`: only the
+    boards of this process's servers (every process at its start, lease or not: a board a
+    kill left behind must not wait for the lease holder's pass, minutes away)."""
     await bot.marks.settled()  # the redraws of moves just made go first
     await bot.marks.flush()  # the store's marks are then as new as this process knows
     redrawn = 0
     for game_id in await bot.store.boards_behind(limit=500):
         if not while_held():
             break
-        await refresh(bot, game_id)
+        await refresh(bot, game_id, served_only=served_only)
         redrawn += 1
     if redrawn:
         log.info("checked %d board(s) that were behind their games", redrawn)
