@@ -37,6 +37,12 @@ class RenderedView(discord.ui.View):
     def is_dispatchable(self) -> bool:
         return False
 
+    def is_finished(self) -> bool:
+        """Always: discord.py stores any unfinished view sent in an ephemeral answer, dispatchable
+        or not, with a 15-minute timeout task holding it (every private picker, board and
+        confirmation, kept alive for a quarter of an hour, and walked by every collection)."""
+        return True
+
 
 def view_of(*items: discord.ui.Item[Any]) -> RenderedView:
     """A rendered view holding `items`, in order."""

@@ -3,6 +3,7 @@ once: a reconnect's `on_ready` must not freeze garbage made since."""
 
 from __future__ import annotations
 
+import asyncio
 import subprocess
 import sys
 from pathlib import Path
@@ -36,3 +37,20 @@ async def test_the_bot_process_settles_its_heap_when_ready(
         await process.stop()
     settled = [line for line in process.output_lines if "heap settled" in line]
     assert len(settled) == 1 and "objects frozen" in settled[0]
+
+
+async def test_private_pickers_leave_nothing_behind(fake_discord: FakeDiscord, bot) -> None:
+    """discord.py keeps every unfinished view sent in an ephemeral answer for 15 minutes, with a
+    timeout task holding it; a busy server's pickers then piled up by the thousand and every
+    collection walked them. Drawn views are finished from the start, so none is kept."""
+    board = await (await fake_discord.slash("general", "alice", "mastermind", "play")).settled()
+    for player in ("alice", "bob", "carol", "alice"):
+        picker = await (await fake_discord.click(board, "Guess", user=player)).response()
+        assert picker.ephemeral and picker.selects  # a private picker was drawn
+    daily = await (await fake_discord.slash("general", "bob", "mastermind", "daily")).response()
+    assert daily.ephemeral and daily.selects
+    await asyncio.sleep(0.1)  # the answers' own tasks end
+    waiting = [t for t in asyncio.all_tasks() if "timeout_task" in t.get_coro().__qualname__]
+    assert waiting == []
+    store = bot._connection._view_store
+    assert store._synced_message_views == {} and store.persistent_views == []
