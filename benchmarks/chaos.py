@@ -39,6 +39,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from benchmarks.soak import scratch_postgres  # noqa: E402
+from benchmarks.soaking import collector  # noqa: E402
 from benchmarks.soaking.chaos_boards import converge  # noqa: E402
 from benchmarks.soaking.chaos_kills import Kill, KillPlan, kill_and_restart  # noqa: E402
 from benchmarks.soaking.chaos_verdict import ChaosResult, judge  # noqa: E402
@@ -161,4 +162,5 @@ def parser() -> argparse.ArgumentParser:
 
 
 if __name__ == "__main__":
+    collector.quiet()  # the fake's own collections are not the bot's latency
     sys.exit(main(parser().parse_args()))
