@@ -48,7 +48,6 @@ async def judge(running: Soak, kills: list[Kill], boards: Convergence) -> ChaosR
     """The soak's ledger verdict (its race check replaced by the downtime-aware one), and the
     clocks of every race against the kills."""
     stored = await read_stored(running.database)
-    unacknowledge_private_answers(running.ledger.sent)
     verdict = verify(
         running.ledger, dataclasses.replace(stored, races=[]), list(running.fake.violations)
     )
@@ -57,16 +56,6 @@ async def judge(running: Soak, kills: list[Kill], boards: Convergence) -> ChaosR
     result = ChaosResult(kills, verdict, boards, clocks, running.config.processes)
     result.notes = lost_near_kills(running.ledger.sent, verdict.problems, kills)
     return result
-
-
-def unacknowledge_private_answers(sent: list[Sent]) -> None:
-    """A solve answer counts as acknowledged once its board shows a newer version; but after a
-    restart the solver may take longer than the player waits, the player clicks the same answer
-    again, and the board moves on the first click while the second is refused in a private
-    followup. Such a click was not acknowledged (nor refused: the first may be either)."""
-    for entry in sent:
-        if entry.kind == "solve answer" and any(m.ephemeral for m in entry.handle.followups):
-            entry.acknowledged = False
 
 
 def lost_near_kills(sent: list[Sent], problems: list[str], kills: list[Kill]) -> list[str]:

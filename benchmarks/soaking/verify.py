@@ -59,12 +59,24 @@ def verify(
 ) -> Verdict:
     """The verdict on one soak: ledger against database, interactions, violations, clocks."""
     verdict = Verdict(not_sent_in_downtime=sum(ledger.not_sent.values()))
+    unacknowledge_private_answers(ledger.sent)
     _moves(ledger, stored, verdict)
     _answers(ledger, verdict)
     verdict.problems += [str(v) for v in violations if v.rule != "interaction-deadline"]
     _races(stored, time.time() if now is None else now, verdict)
     _dailies(stored, verdict)
     return verdict
+
+
+def unacknowledge_private_answers(sent: list[Sent]) -> None:
+    """A solve answer counts as acknowledged once its board shows a newer version; but when the
+    solver takes longer than the player waits (after a restart, or on a loaded machine), the
+    player clicks the same answer again, and the board moves on the first click while the second
+    is refused in a private followup. Such a click was not acknowledged (nor refused: the first
+    may be either)."""
+    for entry in sent:
+        if entry.kind == "solve answer" and any(m.ephemeral for m in entry.handle.followups):
+            entry.acknowledged = False
 
 
 def _moves(ledger: Ledger, stored: Stored, verdict: Verdict) -> None:
