@@ -12,7 +12,6 @@
 
 from __future__ import annotations
 
-import contextlib
 import logging
 import os
 import sqlite3
@@ -26,7 +25,7 @@ from bot.store.dialect import Session
 from bot.store.errors import Conflict, SchemaError, StoreBusy, StoreUnavailable
 from bot.store.filelock import claim
 from bot.store.migrations import migrate
-from bot.store.sqlite_thread import ConnectionThread, DirectSession, run_to_end
+from bot.store.sqlite_thread import ConnectionThread, DirectSession, rollback, run_to_end
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -165,7 +164,7 @@ class SqliteDialect:
         """On the connection's thread, in one transaction with the others waiting with it."""
         try:
             return await self.thread.transaction(work, write=write)
-        except (sqlite3.Error, StoreBusy) as error:
+        except sqlite3.Error as error:
             translated = _translated(error)
             if translated is None:
                 raise
@@ -201,8 +200,6 @@ class SqliteDialect:
 
 def _translated(error: BaseException) -> Exception | None:
     """The store's own error for a busy file or a refused unique index, else None."""
-    if isinstance(error, StoreBusy):
-        return error
     text = str(error)
     if isinstance(error, sqlite3.OperationalError) and ("locked" in text or "busy" in text):
         return StoreBusy()
@@ -224,8 +221,7 @@ def _migrating(thread: ConnectionThread, work: Callable[[Session], Coroutine[Any
         result = run_to_end(work(DirectSession(connection)))
         connection.execute("COMMIT")
     except BaseException:
-        with contextlib.suppress(sqlite3.OperationalError):  # no transaction is open any more
-            connection.execute("ROLLBACK")
+        rollback(connection)
         raise
     connection.execute("PRAGMA foreign_keys = ON")
     return result

@@ -139,10 +139,13 @@ class ConnectionThread:
     def _run_group(self, jobs: list[Job], write: bool) -> None:
         """One transaction for every job of the group that has not waited too long."""
         late = time.monotonic() - self.busy_timeout
-        fresh = [job for job in jobs if job.queued_at >= late]
-        outcomes: list[Outcome] = [
-            (job.future, None, StoreBusy()) for job in jobs if job not in fresh
-        ]
+        fresh: list[Job] = []
+        outcomes: list[Outcome] = []
+        for job in jobs:
+            if job.queued_at >= late:
+                fresh.append(job)
+            else:
+                outcomes.append((job.future, None, StoreBusy()))
         for start in range(0, len(fresh), BATCH_LIMIT):
             outcomes += self._one_transaction(fresh[start : start + BATCH_LIMIT], write)
         _settle(outcomes)
@@ -160,7 +163,7 @@ class ConnectionThread:
             done = [self._one_job(connection, session, job, write) for job in jobs]
             connection.execute("COMMIT")
         except sqlite3.Error as error:  # the transaction itself failed: nothing of it holds
-            _rollback(connection)
+            rollback(connection)
             return [(job.future, None, error) for job in jobs]
         return done
 
@@ -240,7 +243,7 @@ def _deliver(outcomes: list[Outcome]) -> None:
             future.set_exception(error)
 
 
-def _rollback(connection: sqlite3.Connection) -> None:
-    # OperationalError: no transaction is open any more.
+def rollback(connection: sqlite3.Connection) -> None:
+    """Undo the open transaction; OperationalError: none is open any more."""
     with contextlib.suppress(sqlite3.OperationalError):
         connection.execute("ROLLBACK")
