@@ -44,6 +44,11 @@ SHUTDOWN_GRACE_SECONDS = 4.0
 """Moves in flight finish within this (the solver's budget is 2 s; Discord waits 3 s)."""
 
 
+def servers(count: int) -> str:
+    """`1 server`, `3 servers`: the log's count of the servers the bot is in."""
+    return f"{count} server" if count == 1 else f"{count} servers"
+
+
 class MastermindBot(Host):
     """A slash-command-only bot: no privileged intents, no message content."""
 
@@ -78,6 +83,8 @@ class MastermindBot(Host):
         self.health_file = health_file
         """Touched while connected, for `python -m bot health` (`run --health-file`)."""
         self._heartbeat: asyncio.Task[None] | None = None
+        self._reconciling: asyncio.Task[None] | None = None
+        """The redraw of boards behind their games after each READY; a stop cancels it."""
         self._shard_guard: asyncio.Task[None] | None = None
         """Disconnects a shard whose lease (in `leases`) this process can no longer renew."""
         self.jobs: LeaseKeeper | None = None
@@ -160,7 +167,11 @@ class MastermindBot(Host):
     async def on_ready(self) -> None:
         """Say so, then redraw this process's boards a crash left behind its games (the jobs
         lease holder's pass redraws every board too, but in a cluster it may be minutes off)."""
-        log.info("ready as %s in %d servers", self.user, len(self.guilds))
+        log.info("ready as %s in %s", self.user, servers(len(self.guilds)))
+        if self._reconciling is None or self._reconciling.done():  # a stop cancels it
+            self._reconciling = asyncio.create_task(self._reconcile(), name="reconcile-boards")
+
+    async def _reconcile(self) -> None:
         try:
             await boards.reconcile(self, served_only=True)
         except Exception:
@@ -242,7 +253,7 @@ class MastermindBot(Host):
 
     async def _close_in_order(self) -> None:
         # a stopping bot is not healthy; its background chores end first
-        for chore in (self._heartbeat, self._expiry, self._shard_guard):
+        for chore in (self._heartbeat, self._expiry, self._shard_guard, self._reconciling):
             if chore is not None:
                 chore.cancel()
                 with contextlib.suppress(asyncio.CancelledError):
@@ -257,6 +268,11 @@ class MastermindBot(Host):
             # A simulation may run for seconds; its player is told it stopped, and no move
             # waits on it, so it goes first.
             self.solver.stop_simulations()
+            if self._warming is not None and not self._warming.done():
+                # Still compiling: no move waiting for it could finish within the grace, so
+                # the workers stop now and each waiting player is told while Discord still
+                # listens (after the connection closes, nobody could be).
+                await self.solver.close(grace=0.0)
         deadline = asyncio.get_running_loop().time() + SHUTDOWN_GRACE_SECONDS
         while self.in_flight:
             left = deadline - asyncio.get_running_loop().time()

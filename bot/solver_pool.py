@@ -99,10 +99,10 @@ class SolverPool:
         about 150 MB.
 
         The kernels are compiled (once per install) by one worker while the others wait for
-        its cache (`cache_dir.warmed_alone`); a request sent meanwhile waits in the queue."""
+        its cache (`cache_dir.compiled_alone`); a request sent meanwhile waits in the queue."""
         await asyncio.gather(
             *(
-                self._call(self._moves, cache_dir.warmed_alone, jobs.warm_up, warm_up=True)
+                self._call(self._moves, cache_dir.compiled_alone, jobs.warm_up, warm_up=True)
                 for _ in range(self._moves.workers)
             )
         )

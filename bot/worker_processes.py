@@ -120,6 +120,12 @@ def _run_job(function: Callable[..., T], *args: object) -> T:
         _release_free_memory()
 
 
+def _cancelling() -> bool:
+    """Whether the running task itself is being cancelled (not only a future it awaits)."""
+    task = asyncio.current_task()
+    return task is not None and task.cancelling() > 0
+
+
 class WorkerProcesses:
     """`workers` spawned processes running module-level functions (`await run(f, *args)`)."""
 
@@ -129,6 +135,9 @@ class WorkerProcesses:
         self._closed = False
         self._jobs = 0
         """Jobs running or waiting, warm-ups not counted: whether a stop abandons any."""
+        self._warm_ups = 0
+        """Warm-ups running: while one runs, every job waits behind it, and a stop answers
+        those jobs' callers (WorkersClosed) rather than abandoning work under way."""
         cache_dir.choose()  # before any worker imports numba; keeps a folder chosen already
         self._executor = self._new_executor()
         self._stopping: list[BaseProcess] = []
@@ -161,10 +170,17 @@ class WorkerProcesses:
         loop = asyncio.get_running_loop()
         counted = 0 if warm_up else 1
         self._jobs += counted
+        self._warm_ups += 1 - counted
+        future: asyncio.Future[T] | None = None
         try:
             with _without_sigint():  # the executor starts a worker, if needed, in this call
                 future = loop.run_in_executor(executor, _run_job, function, *args)
             return await future
+        except asyncio.CancelledError:
+            if future is not None and future.cancelled() and self._closed and not _cancelling():
+                # the stop cancelled this waiting job, not a cancel of the caller
+                raise WorkersClosed(f"the {self.name} workers were shut down") from None
+            raise
         except BrokenProcessPool:
             if self._closed:
                 raise WorkersClosed(f"the {self.name} workers were shut down") from None
@@ -175,6 +191,7 @@ class WorkerProcesses:
             raise WorkerLost(f"a {self.name} worker died") from None
         finally:
             self._jobs -= counted
+            self._warm_ups -= 1 - counted
 
     def stop(self) -> None:
         """Begin shutting down: cancel waiting jobs and ask idle workers to exit."""
@@ -195,7 +212,7 @@ class WorkerProcesses:
             process.join(max(0.0, deadline - time.monotonic()))
         busy = [process for process in self._stopping if process.is_alive()]
         for process in busy:
-            if self._jobs:  # else it is warming up, or idle and slow to exit
+            if self._jobs and not self._warm_ups:  # else warming up, or idle and slow to exit
                 log.info(
                     "stopping a busy %s worker (pid %s): its job is abandoned",
                     self.name,

@@ -88,6 +88,20 @@ def test_systemd_accepts_the_unit() -> None:
     assert complaints == []
 
 
+@pytest.mark.skipif(not shutil.which("systemd-analyze"), reason="systemd-analyze not installed")
+def test_systemd_scores_the_unit_below_3_exposed() -> None:
+    """`systemd-analyze security` rates what the service may do; 8.5 ("EXPOSED") before #31."""
+    unit = ROOT / "contrib" / "mastermind-bot.service"
+    result = subprocess.run(
+        ["systemd-analyze", "security", "--offline=true", "--root=/", str(unit)],
+        capture_output=True,
+        text=True,
+    )
+    score = re.search(r"Overall exposure level for \S+: (\d+\.\d+)", result.stdout + result.stderr)
+    assert score, result.stdout + result.stderr
+    assert float(score[1]) < 3.0, result.stdout
+
+
 def _dockerfile() -> str:
     return (ROOT / "Dockerfile").read_text()
 

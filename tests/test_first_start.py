@@ -181,3 +181,50 @@ async def test_a_stop_during_a_game_is_clean(
     assert await _stopped(bot, how) == 0
     _assert_clean(bot.output)
     assert set(_levels(bot.output)) == {"INFO"}, bot.output
+
+
+@pytest.mark.parametrize("how", ["SIGTERM", "group-SIGINT"])
+async def test_a_stop_while_a_solve_waits_for_the_first_compile_answers_it_and_is_quick(
+    fake_discord: FakeDiscord, tmp_path: Path, how: str
+) -> None:
+    cache = tmp_path / "cache"
+    cache.mkdir()
+    bot = await fake_discord.spawn_bot(env=_env(tmp_path, cache))
+    await bot.wait_ready(timeout=15.0, commands=True)
+    solve = await fake_discord.slash("general", "alice", "mastermind", "solve")
+    placeholder = await solve.response()
+    await asyncio.sleep(1.0)
+    assert placeholder.loading and "solver ready" not in bot.output  # it waits for the compile
+
+    started = asyncio.get_running_loop().time()
+    assert await _stopped(bot, how) == 0
+    took = asyncio.get_running_loop().time() - started
+    assert took < 3.0, f"the stop took {took:.1f} s:\n{bot.output}"
+    _assert_clean(bot.output)
+    assert set(_levels(bot.output)) == {"INFO"}, bot.output
+    # The player's "thinking..." is answered, privately, not left spinning.
+    assert placeholder.deleted or not placeholder.loading
+    told = [m.text for m in solve.followups if m.ephemeral]
+    assert any("shutting down" in text for text in told), (told, bot.output)
+
+
+async def test_a_start_after_a_first_start_killed_mid_compile_says_it_compiles(
+    fake_discord: FakeDiscord, tmp_path: Path
+) -> None:
+    cache = tmp_path / "cache"
+    cache.mkdir()
+    first = await fake_discord.spawn_bot(env=_env(tmp_path, cache))
+    await first.wait_ready(timeout=15.0, commands=True)
+    for _ in range(300):  # some kernels are cached, not all: the compile is under way
+        if any(cache.glob("*/kernels.*.nbi")):
+            break
+        await asyncio.sleep(0.1)
+    assert "solver ready" not in first.output and any(cache.glob("*/kernels.*.nbi"))
+    first.kill_group()  # SIGKILL, the workers too: a power cut mid-compile
+    await first.wait(STOP_SECONDS)
+
+    second = await fake_discord.spawn_bot(env=_env(tmp_path, cache))
+    await second.wait_ready(timeout=15.0)  # the commands were synced by the first
+    assert f"compiling the solver, once per install, about {COMPILE_SECONDS} s" in second.output
+    assert await _stopped(second, "SIGTERM") == 0
+    _assert_clean(second.output)

@@ -153,8 +153,8 @@ async def test_two_shard_processes_share_one_postgres(postgres_url: str) -> None
         restarted: BotProcess | None = None
         try:
             # Each process runs its shard: only its guild, and each guild's games go to it.
-            assert "ready as Mastermind in 1 servers" in first.output
-            assert "ready as Mastermind in 1 servers" in second.output
+            assert "ready as Mastermind in 1 server" in first.output
+            assert "ready as Mastermind in 1 server" in second.output
             assert "now runs the jobs of lease background-jobs" in first.output
             assert "stale games ended, by" in second.output
             assert fake.shard_of("general") == 0 and fake.shard_of("general-2") == 1

@@ -18,7 +18,7 @@ import shutil
 import sys
 import tempfile
 from collections.abc import Callable, Iterator, Mapping
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TypeVar
@@ -28,6 +28,8 @@ T = TypeVar("T")
 NUMBA_VARIABLE = "NUMBA_CACHE_DIR"
 FOLDER = "mastermind-bot"
 LOCK_NAME = "compile.lock"
+STAMP_NAME = "complete.stamp"
+"""Written after a warm-up that compiled (or loaded) every kernel to its end."""
 KERNELS = Path(__file__).with_name("kernels.py")
 COMPILE_SECONDS = 30
 """About how long compiling the kernels takes on a small host: 17 to 25 s measured on the 2-core
@@ -44,21 +46,34 @@ class CacheDir:
 
     @property
     def warm(self) -> bool:
-        """Whether this copy's kernels are cached here (a load, not a compile). numba checks
-        each index against its source exactly; this only chooses the log line, and a file
-        time would mislead it (a fresh checkout of unchanged sources still loads)."""
+        """Whether this copy's kernels were all compiled here (a load, not a compile): a
+        warm-up that ran to its end left its stamp. Kernels alone do not tell: a first start
+        stopped mid-compile leaves some of them, and the next start compiles the rest. numba
+        checks each index against its source itself; this only chooses the log line."""
         try:
-            return any(self._ours().glob("kernels.*.nbi"))
+            return _stamp_path(self.path).read_text() == _stamp()
         except OSError:
             return False
 
-    def _ours(self) -> Path:
-        """Where numba keeps this copy's kernels in the folder (one subfolder per source folder,
-        named as numba names it: the folder's name and the SHA-1 of its absolute path), so the
-        caches of other copies sharing the folder are not looked at."""
-        folder = os.path.abspath(os.path.dirname(KERNELS))
-        digest = hashlib.sha1(folder.encode()).hexdigest()  # numba's own naming, not security
-        return self.path / f"{os.path.basename(folder)}_{digest}"
+
+def _ours(folder: Path) -> Path:
+    """Where numba keeps this copy's kernels in `folder` (one subfolder per source folder,
+    named as numba names it: the folder's name and the SHA-1 of its absolute path), so the
+    caches of other copies sharing the folder are not looked at."""
+    source = os.path.abspath(os.path.dirname(KERNELS))
+    digest = hashlib.sha1(source.encode()).hexdigest()  # numba's own naming, not security
+    return folder / f"{os.path.basename(source)}_{digest}"
+
+
+def _stamp_path(folder: Path) -> Path:
+    return _ours(folder) / STAMP_NAME
+
+
+def _stamp() -> str:
+    """What the stamp holds: the kernels' source as numba keys its cache (time and size), so
+    an edited or reinstalled `kernels.py` is a compile again."""
+    status = KERNELS.stat()
+    return f"{status.st_mtime_ns} {status.st_size}\n"
 
 
 def user_cache_folder(environ: Mapping[str, str]) -> Path:
@@ -127,3 +142,15 @@ def warmed_alone(warm_up: Callable[[], T]) -> T:
     """A worker's `warm_up` under the compile lock (a module function: a worker can run it)."""
     with compiling_alone():
         return warm_up()
+
+
+def compiled_alone(warm_up: Callable[[], T]) -> T:
+    """`warmed_alone` for a warm-up that compiles every kernel: once it ends, the cache is
+    stamped complete (`CacheDir.warm`), so a compile cut short is never taken for a full one."""
+    with compiling_alone():
+        result = warm_up()
+        folder = Path(os.environ.get(NUMBA_VARIABLE) or user_cache_folder(os.environ))
+        with suppress(OSError):  # an unwritable cache compiles at every start anyway
+            _stamp_path(folder).parent.mkdir(parents=True, exist_ok=True)
+            _stamp_path(folder).write_text(_stamp())
+        return result

@@ -28,8 +28,7 @@ def main(argv: list[str] | None = None) -> int:
     from bot.engine import jobs  # after the folder is chosen: numba reads it on import
 
     started = time.perf_counter()
-    with cache_dir.compiling_alone():
-        jobs.warm_up()
+    cache_dir.compiled_alone(jobs.warm_up)
     print(
         f"engine kernels compiled or loaded from the cache in {time.perf_counter() - started:.1f} s"
         f" ({cache.path})"
