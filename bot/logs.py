@@ -46,8 +46,41 @@ def silence_voice_warnings() -> None:
     discord.VoiceClient.warn_dave = False
 
 
+_GATEWAY_EVENT = "For Shard ID %s: WebSocket Event: %s"
+_REQUEST_SENT = "%s %s with %s has returned %s"
+_RESPONSE_READ = "%s %s has received %s"
+"""The DEBUG lines of discord.py (`discord.gateway`, `discord.http`) that carry whole payloads."""
+
+
+class _PayloadsOut(logging.Filter):
+    """discord.py writes every gateway event and every request and response body at DEBUG. They
+    hold what players send privately (a code chosen in an ephemeral picker, the text of a
+    modal) and what only one player sees (an ephemeral reply): at DEBUG those lines keep what
+    happened (the event's type, the request, its status), never the data."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        args = record.args if isinstance(record.args, tuple) else ()
+        if record.msg == _GATEWAY_EVENT and len(args) == 2:
+            event = args[1] if isinstance(args[1], dict) else {}
+            record.args = (args[0], {key: event.get(key) for key in ("op", "t", "s")})
+        elif record.msg == _REQUEST_SENT and len(args) == 4:
+            record.args = (args[0], args[1], "<payload>" if args[2] else None, args[3])
+        elif record.msg == _RESPONSE_READ and len(args) == 3:
+            record.args = (args[0], args[1], "<payload>")
+        return True
+
+
+def keep_payloads_out() -> None:
+    """Install `_PayloadsOut` on the discord.py loggers that write payloads (once)."""
+    for name in ("discord.gateway", "discord.http"):
+        logger = logging.getLogger(name)
+        if not any(isinstance(f, _PayloadsOut) for f in logger.filters):
+            logger.addFilter(_PayloadsOut())
+
+
 def setup_logging(level: str, stream: TextIO | None = None) -> None:
-    """Send every logger (discord.py's too) to `stream` at `level`; quiet noisy libraries."""
+    """Send every logger (discord.py's too) to `stream` at `level`, without the payloads
+    discord.py writes at DEBUG (`keep_payloads_out`); quiet noisy libraries."""
     stream = stream or sys.stderr
     handler = logging.StreamHandler(stream)
     formatter_cls = _ColourFormatter if wants_colour(stream) else logging.Formatter
@@ -58,4 +91,5 @@ def setup_logging(level: str, stream: TextIO | None = None) -> None:
     root.addHandler(handler)
     root.setLevel(getattr(logging, level))
     logging.captureWarnings(True)
+    keep_payloads_out()
     silence_voice_warnings()
