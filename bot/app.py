@@ -167,7 +167,9 @@ class MastermindBot(Host):
     async def on_ready(self) -> None:
         """Say so, then redraw this process's boards a crash left behind its games (the jobs
         lease holder's pass redraws every board too, but in a cluster it may be minutes off)."""
-        log.info("ready as %s in %s", self.user, servers(len(self.guilds)))
+        # After an outage, bot.outages has said so; a second `ready as` would read as a restart.
+        level = logging.INFO if self._reconciling is None else logging.DEBUG
+        log.log(level, "ready as %s in %s", self.user, servers(len(self.guilds)))
         if self._reconciling is None or self._reconciling.done():  # a stop cancels it
             self._reconciling = asyncio.create_task(self._reconcile(), name="reconcile-boards")
 

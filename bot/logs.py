@@ -9,6 +9,8 @@ from typing import TextIO
 
 import discord
 
+from bot import outages
+
 FORMAT = "%(asctime)s %(levelname)-8s %(name)s: %(message)s"
 DATE_FORMAT = "%Y-%m-%d %H:%M:%S"
 _COLOURS = {
@@ -93,3 +95,4 @@ def setup_logging(level: str, stream: TextIO | None = None) -> None:
     logging.captureWarnings(True)
     keep_payloads_out()
     silence_voice_warnings()
+    outages.install()

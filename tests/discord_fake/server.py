@@ -307,6 +307,8 @@ class FakeDiscordServer:
         self.resume_count = 0
         self.ready_count = 0
         self.ready_identify_number = 0
+        self.down = False
+        """During `begin_outage` ... `end_outage`: Discord cannot be reached."""
 
         self._messages: dict[int, FakeMessage] = {}
         self.uploads: dict[str, bytes] = {}
@@ -354,6 +356,27 @@ class FakeDiscordServer:
         if self._runner is not None:
             await self._runner.cleanup()
             self._runner = None
+
+    async def begin_outage(self) -> None:
+        """Discord unreachable, as a network outage looks to the bot: the listener closes (new
+        connections are refused), every gateway connection is cut (a TCP abort, no close
+        frame), and a request on a connection kept alive from before is cut too."""
+        self.down = True
+        if self._site is not None:
+            await self._site.stop()
+            self._site = None
+        for conn in list(self._connections):
+            if conn.transport is not None:
+                conn.transport.abort()
+        self.changed()
+
+    async def end_outage(self) -> None:
+        """Discord is back: listen again on the same port (the bot's URLs stay right)."""
+        assert self._runner is not None, "start the fake first"
+        self._site = web.TCPSite(self._runner, "127.0.0.1", self.port)
+        await self._site.start()
+        self.down = False
+        self.changed()
 
     @property
     def rest_base(self) -> str:
@@ -556,6 +579,8 @@ class FakeDiscordServer:
         return json_response({"message": "404: Not Found", "code": 0}, 404)
 
     async def _rest(self, request: web.Request) -> web.StreamResponse:
+        if self.down and request.transport is not None:  # an outage: the connection breaks
+            request.transport.abort()
         number = next(self._request_numbers)
         self._inflight.add(number)
         try:
@@ -1360,6 +1385,8 @@ class FakeDiscordServer:
                 await conn.send(payload)
 
     async def _gateway(self, request: web.Request) -> web.WebSocketResponse:
+        if self.down and request.transport is not None:  # an outage: the connection breaks
+            request.transport.abort()
         ws = web.WebSocketResponse(max_msg_size=0, autoclose=True)
         await ws.prepare(request)
         conn = Connection(ws, transport=request.transport)
