@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import functools
 import re
+from collections.abc import Sequence
 from typing import Any
 
 import discord
@@ -93,21 +94,34 @@ def _emoji(text: str) -> discord.PartialEmoji:
     return discord.PartialEmoji.from_str(text)
 
 
+PickerKey = int | Sequence[int]
+"""What a picker's peg menus carry before their peg: the route's fields other than `peg`, in
+order (a game id, or a game and the version it was opened on, or anything else a mode picks
+with); one number alone may be given bare."""
+
+
+def _keys(key: PickerKey) -> tuple[int, ...]:
+    return (key,) if isinstance(key, int) else tuple(key)
+
+
 def add_picker(
     view: discord.ui.View,
     pick: ids.Route,
-    game_id: int,
+    key: PickerKey,
     space: CodeSpace,
     chosen: list[int | None],
     send_id: str,
     *,
     t: Messages,
+    submit: str | None = None,
 ) -> None:
-    """A select per peg (`pick`: the route of the game's peg menus) and Submit (`send_id`)."""
+    """A select per peg (`pick`: the route of the peg menus, `key` its fields before the peg)
+    and the Submit button (`send_id`; `submit`: its label, "Submit guess" unless given)."""
+    keys = _keys(key)
     for peg in range(space.pegs):
-        view.add_item(peg_select(pick.id(game_id, peg), peg, space, chosen[peg], t=t))
-    submit = t.gettext("Submit guess")
-    view.add_item(button(send_id, submit, emoji="✅", style=discord.ButtonStyle.success))
+        view.add_item(peg_select(pick.id(*keys, peg), peg, space, chosen[peg], t=t))
+    label = submit or t.gettext("Submit guess")
+    view.add_item(button(send_id, label, emoji="✅", style=discord.ButtonStyle.success))
 
 
 def type_code_button(custom_id: str, *, t: Messages) -> discord.ui.Button[Any]:
@@ -126,22 +140,26 @@ def picker_text(space: CodeSpace, chosen: list[int | None], *, t: Messages) -> s
 
 def picked_colours(
     message: discord.Message | None,
-    game_id: int,
+    key: PickerKey,
     space: CodeSpace,
     *,
     route: ids.Route,
 ) -> list[int | None]:
-    """Read a picker's current choices back from the message's peg menus (`route`: the play
-    picker's or a private board's): their defaults. Anything that is not a colour of
-    this game counts as not chosen."""
+    """Read a picker's current choices back from the message's peg menus (`route`, `key` as
+    `add_picker` drew them): their defaults. A menu with another key, or anything that is
+    not a colour of this game, counts as not chosen."""
     chosen: list[int | None] = [None] * space.pegs
     if message is None:
         return chosen
+    keys = _keys(key)
+    named = [name for name, _ in route.fields if name != "peg"]
     pattern = re.compile(route.template)
     for row in message.components:
         for child in getattr(row, "children", []):
             match = pattern.fullmatch(getattr(child, "custom_id", "") or "")
-            if match is None or int(match["game"]) != game_id or int(match["peg"]) >= space.pegs:
+            if match is None or int(match["peg"]) >= space.pegs:
+                continue
+            if tuple(int(match[name]) for name in named) != keys:
                 continue
             defaults = [o.value for o in getattr(child, "options", []) if o.default]
             if len(defaults) == 1 and defaults[0].isdecimal():
@@ -154,10 +172,18 @@ class CodeModal(discord.ui.Modal):
     """A text box for codes too long for the picker. Its id carries the click that opened it,
     so one modal makes one guess however often it is sent."""
 
-    def __init__(self, custom_id: str, space: CodeSpace, *, t: Messages) -> None:
-        super().__init__(title=t.gettext("Guess the code"), custom_id=custom_id)
+    def __init__(
+        self,
+        custom_id: str,
+        space: CodeSpace,
+        *,
+        t: Messages,
+        title: str | None = None,
+        label: str | None = None,
+    ) -> None:
+        super().__init__(title=title or t.gettext("Guess the code"), custom_id=custom_id)
         self.code: discord.ui.TextInput[Any] = discord.ui.TextInput(
-            label=t.gettext("Your guess"),
+            label=label or t.gettext("Your guess"),
             custom_id=ids.CODE_FIELD,
             max_length=100,
             min_length=1,
