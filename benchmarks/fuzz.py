@@ -98,7 +98,9 @@ async def main(args: argparse.Namespace) -> int:
     with tempfile.TemporaryDirectory() as folder, probe.loud_log() as log:
         db_path = Path(folder) / "fuzz.db"
         failures = 0
-        async with FakeDiscord(channels=scene.CHANNELS) as fake:
+        # Unlimited: thousands of inputs as fast as the bot answers them; Discord's limits
+        # would only pace the boards, not change what each answer must be.
+        async with FakeDiscord(channels=scene.CHANNELS, rate_limits=None) as fake:
             settings = Settings(token=fake.token, database_path=db_path)
             factory = lambda: MastermindBot(settings)  # noqa: E731
             async with fake.run_in_process(factory, timeout=60.0, commands=True) as bot:

@@ -225,9 +225,10 @@ async def main(args: argparse.Namespace) -> int:
     channels = [f"play{i}" for i in range(args.channels)]
     solvers = [f"solve{i}" for i in range(args.solves)]
     players = [f"p{i}" for i in range(args.players)]
-    fake = FakeDiscord(
+    fake = FakeDiscord(  # unlimited: the bot's own throughput (the soak has --rate-limits)
         members=(*players, *SIM_USERS, TIMED_USER),
         channels=(*channels, *solvers, "big", "sim0", "sim1", "timed"),
+        rate_limits=None,
     )
     await fake.start()
     with tempfile.TemporaryDirectory() as tmp:
@@ -317,7 +318,8 @@ async def database_run(database: str, args: argparse.Namespace) -> dict[str, flo
     on one database; returns its figures."""
     channels = [f"play{i}" for i in range(args.channels)]
     players = [f"p{i}" for i in range(args.players)]
-    fake = FakeDiscord(members=tuple(players), channels=tuple(channels))
+    # Unlimited: the bot's own throughput (benchmarks/soak.py --rate-limits measures it paced).
+    fake = FakeDiscord(members=tuple(players), channels=tuple(channels), rate_limits=None)
     await fake.start()
     try:
         with tempfile.TemporaryDirectory() as tmp:

@@ -284,7 +284,8 @@ async def test_webhooks_need_no_channel_permission_and_app_permissions_tell_the_
 
 
 async def test_injected_failures_answer_the_next_matching_requests_only() -> None:
-    async with FakeDiscord() as fake:
+    # Unlimited: six sends and edits in one channel at once, from a client that paces nothing.
+    async with FakeDiscord(rate_limits=None) as fake:
         general = f"/channels/{fake.channel('general').id}/messages"
         status, sent = await _rest(fake, "POST", general, {"content": "board"})
         message = fake.message(int(sent["id"]))

@@ -34,7 +34,7 @@ from benchmarks.soaking.plan import ChannelPlan, Plan, plan
 from benchmarks.soaking.procstat import MemorySampler
 from benchmarks.soaking.table import Table
 from benchmarks.soaking.verify import Verdict, verify
-from tests.discord_fake import BotProcess, FakeDiscord
+from tests.discord_fake import BotProcess, FakeDiscord, limits
 
 ROOT = Path(__file__).resolve().parents[2]
 READY_TIMEOUT = 90.0
@@ -55,6 +55,7 @@ class SoakConfig:
     env: dict[str, str] = field(default_factory=dict)  # more settings for every bot process
     orjson: bool = True  # False: the bot cannot import orjson (discord.py's `speed` JSON)
     think: float = 0.0  # seconds each player pauses before acting (0: as fast as it can)
+    rate_limits: bool = False  # the fake enforces Discord's rate limits (--rate-limits)
 
 
 class Soak:
@@ -75,6 +76,7 @@ class Soak:
             guilds=config.processes,
             shard_count=config.processes,
             heartbeat_before_clicks=False,
+            rate_limits=limits.DISCORD if config.rate_limits else None,
         )
         self.table = Table(self.fake, self.ledger, random.Random(config.seed), think=config.think)
         self.bots: list[BotProcess | None] = [None] * config.processes

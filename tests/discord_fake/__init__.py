@@ -21,7 +21,8 @@ Quick start::
 FakeDiscord(*, token=None, members=("alice", "bob", "carol", "dave"),
             channels=("general", "games"), interaction_deadline=3.0, token_lifetime=900.0,
             heartbeat_interval_ms=41250, guild_ready_timeout=0.1, message_events=True,
-            bot_permissions=None, guilds=1, shard_count=1, heartbeat_before_clicks=True)
+            bot_permissions=None, guilds=1, shard_count=1, heartbeat_before_clicks=True,
+            rate_limits=limits.DISCORD)
 
 - `await start()` / `await close()` (close also stops bots), or `async with FakeDiscord()`.
   `rest_base`, `gateway_url`, `token` (the only bot token it accepts), `guild_id`,
@@ -167,8 +168,24 @@ Reading state:
   select, modal, text-input, modal-after-modal, callback-type, double-answer,
   followup-before-answer, no-original-response, empty-message, components-v2, command-sync,
   autocomplete, unknown-route, unknown-interaction, unknown-webhook, gateway-op,
-  missing-permissions, not-a-member.
+  missing-permissions, not-a-member, retry-too-soon, invalid-requests.
 - `advance_time(seconds)`: moves the fake's clock, to test the 3 s and 15 min rules at once.
+
+Rate limits (numbers and their sources in limits.py; `rate_limits=None` or the test marker
+`unlimited_discord` for an unlimited fake, which a test must ask for):
+
+- Every bot-token route answers Discord's headers (`X-RateLimit-Limit`, `-Remaining`, `-Reset`,
+  `-Reset-After`, `-Bucket`) and, past its bucket, 429 with `Retry-After`, `X-RateLimit-Scope`
+  (`user`), `Via` and the JSON body (`retry_after`, `global`). Buckets: a channel's sends and
+  edits together (5 per 5 s), its deletes, its reactions, each interaction token's followups
+  and @original edits, and one per other route and major parameter. Bot-token routes also
+  share the global limit (50 a second; its 429 has `X-RateLimit-Global: true`, scope
+  `global`). The interaction callback is never limited.
+- `rate_limiter.hits` lists every 429 (`RateLimitHit`: at, method, path, bucket, scope,
+  retry_after); `rate_limiter.invalid_total` counts requests answered 401, 403 or 429.
+- Violations: `retry-too-soon` (the same request again before its 429's `retry_after` ran
+  out) and `invalid-requests` (Discord's 10,000 in 10 minutes: the bot would be banned; the
+  fake then answers every request 429 "error code: 1015", as Cloudflare does).
 
 Injected failures (not violations: Discord failing, not the bot):
 

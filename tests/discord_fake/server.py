@@ -22,7 +22,7 @@ from typing import Any
 import discord
 from aiohttp import WSMsgType, web
 
-from tests.discord_fake import rules
+from tests.discord_fake import limits, rules
 from tests.discord_fake.models import (
     FakeDiscordError,
     FakeMessage,
@@ -32,6 +32,7 @@ from tests.discord_fake.models import (
     Violation,
     Waiter,
 )
+from tests.discord_fake.ratelimits import RateLimiter, Refusal
 from tests.discord_fake.world import (
     FakeChannel,
     FakeUser,
@@ -114,12 +115,14 @@ def form_error(problems: list[rules.Problem]) -> HttpError:
     return HttpError(400, INVALID_FORM_BODY, "Invalid Form Body", errors)
 
 
-def json_response(data: Any, status: int = 200) -> web.Response:
+def json_response(
+    data: Any, status: int = 200, headers: dict[str, str] | None = None
+) -> web.Response:
     """JSON with Content-Type exactly `application/json`: discord.py compares it verbatim."""
     return web.Response(
         status=status,
         body=json.dumps(data).encode(),
-        headers={"Content-Type": "application/json"},
+        headers={"Content-Type": "application/json", **(headers or {})},
     )
 
 
@@ -267,8 +270,12 @@ class FakeDiscordServer:
         guilds: int = 1,
         shard_count: int = 1,
         heartbeat_before_clicks: bool = True,
+        rate_limits: limits.Limits | None = limits.DISCORD,
     ) -> None:
         self.token = token or f"fake.{secrets.token_urlsafe(24)}"
+        #: Discord's rate limits as this fake enforces them (None: unlimited, which a test
+        #: must ask for); `rate_limiter.hits` lists every 429 it answered.
+        self.rate_limiter = RateLimiter(rate_limits, self.now) if rate_limits else None
         self.ids = SnowflakeFactory()
         #: What GET /gateway/bot recommends; IDENTIFY must use at least this many shards.
         self.shard_count = shard_count
@@ -637,7 +644,11 @@ class FakeDiscordServer:
     async def _serve(self, request: web.Request) -> web.Response:
         path = request.path[len(API_PREFIX) :]
         req = await self._parse(request, path)
-        status, data = 500, None
+        limiter = self.rate_limiter
+        if limiter is not None and limiter.banned:
+            self.requests.append(RecordedRequest(req.method, path, 429, req.body, req.arrived_at))
+            return web.Response(status=429, text="error code: 1015")  # Cloudflare's ban page
+        status, data, headers, scope = 500, None, dict[str, str](), None
         try:
             for method, regex, handler, auth in self._routes:
                 match = regex.match(path)
@@ -645,6 +656,20 @@ class FakeDiscordServer:
                     continue
                 if auth and req.headers.get("Authorization") != f"Bot {self.token}":
                     raise HttpError(401, 0, "401: Unauthorized")
+                if limiter is not None:
+                    too_soon = limiter.early_retry(req.method, path, req.body)
+                    if too_soon is not None:
+                        self.violate(
+                            "retry-too-soon",
+                            f"retried {too_soon:.3f} s before its 429's retry_after ran out",
+                            req,
+                        )
+                    verdict = limiter.admit(req.method, path, req.body, bot_token=auth)
+                    if isinstance(verdict, Refusal):
+                        status, data, scope = 429, verdict.body, verdict.scope
+                        headers = verdict.headers
+                        break
+                    headers = verdict
                 if problems := rules.check_uploads(req.body, req.files):
                     for problem in problems:
                         self.violate(problem.rule, f"upload to {path}: {problem}", req)
@@ -673,9 +698,16 @@ class FakeDiscordServer:
         except HttpError as error:
             status, data = error.status, error.body()
         self.requests.append(RecordedRequest(req.method, path, status, req.body, req.arrived_at))
+        if limiter is not None and limiter.count(status, scope):
+            self.violate(
+                "invalid-requests",
+                f"{limiter.limits.invalid_requests} requests answered 401, 403 or 429 within "
+                f"{limiter.limits.invalid_window:g} s: Discord would now block the bot",
+                req,
+            )
         if status == 204:
-            return web.Response(status=204)
-        return json_response(data, status)
+            return web.Response(status=204, headers=headers)
+        return json_response(data, status, headers)
 
     def _install_routes(self) -> None:
         r = self._route
