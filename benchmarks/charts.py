@@ -33,8 +33,8 @@ if __package__ in (None, ""):  # run as `python benchmarks/charts.py`
 from bot.charts import data
 from bot.charts.pool import ChartPool
 from bot.charts.spec import Chart
-from bot.engine.game import GameKind
 from bot.engine.job_types import Leave, ReviewedGuess, SimulationResult
+from bot.modes import registry
 from bot.store.values import Win
 from bot.ui import charts
 from bot.ui.i18n import messages
@@ -43,6 +43,10 @@ P99_MS = 300.0
 MAX_KB = 200.0
 DEPENDENCIES = ("matplotlib", "pillow", "fonttools", "kiwisolver", "contourpy", "cycler",
                 "pyparsing", "python-dateutil")  # fmt: skip
+
+
+ORDER = tuple(mode.kind for mode in registry.MODES)
+LOOKS = {mode.kind: mode.chart for mode in registry.MODES}
 
 
 def stats_case(language: str) -> Chart:
@@ -54,11 +58,11 @@ def stats_case(language: str) -> Chart:
             n % 4 == 0,
             datetime(2026, 11, 1 + n % 26, tzinfo=UTC),
         )
-        for n, kind in enumerate(list(GameKind) * 30)
+        for n, kind in enumerate(list(ORDER) * 30)
     ]
-    found = data.distribution(wins, date(2026, 11, 26))
+    found = data.distribution(wins, date(2026, 11, 26), ORDER)
     assert found is not None
-    return charts.stats(found, messages(language)).chart
+    return charts.stats(found, LOOKS, messages(language)).chart
 
 
 def review_case(language: str) -> Chart:

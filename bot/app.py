@@ -8,7 +8,7 @@ import logging
 from collections.abc import Awaitable, Callable, Sequence
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
-from typing import Protocol, runtime_checkable
+from typing import Any, Protocol, runtime_checkable
 
 import discord
 from discord.ext import commands
@@ -19,7 +19,7 @@ from bot.config import Settings
 from bot.engine import cache_dir
 from bot.engine.game import Game
 from bot.interactions import boards
-from bot.interactions.context import Host, KindView
+from bot.interactions.context import Host, ModeSpec
 from bot.interactions.marks import BoardMarks
 from bot.interactions.replies import on_app_command_error
 from bot.modes import registry
@@ -151,10 +151,10 @@ class MastermindBot(Host):
         seconds = asyncio.get_running_loop().time() - started
         log.info("solver ready in %.1f s", seconds)
 
-    def kind_of(self, game: Game) -> KindView:
+    def kind_of(self, game: Game) -> ModeSpec[Any]:
         return registry.spec_of(game)
 
-    def modes(self) -> Sequence[KindView]:
+    def modes(self) -> Sequence[ModeSpec[Any]]:
         return registry.MODES
 
     def words_for(self, error: BaseException, t: Messages) -> str | None:

@@ -10,12 +10,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import date
 
-from bot.engine.game import GameKind
 from bot.engine.job_types import ReviewedGuess, SimulationResult
 from bot.store.values import Win
-
-KIND_ORDER = (GameKind.PLAY, GameKind.SOLVE, GameKind.DAILY, GameKind.RACE)
-"""The order of the kinds in a chart (the registry's), so a colour always means one kind."""
 
 
 @dataclass(frozen=True)
@@ -23,7 +19,7 @@ class Series:
     """Wins of one kind with the same marks, counted per number of guesses (one count per row
     of the distribution)."""
 
-    kind: GameKind
+    kind: str
     hard: bool
     hinted: bool
     counts: tuple[int, ...]
@@ -33,11 +29,13 @@ class Series:
 class Distribution:
     """A player's wins by the guesses each took: `rows` are the guess counts 1..most, each
     series one (kind, hard, hinted) stack of the bars, `today` the row of the player's latest
-    win today (None: no win today)."""
+    win today (None: no win today); `order` the kinds in the registry's order, so a colour
+    always means one kind."""
 
     rows: tuple[int, ...]
     series: tuple[Series, ...]
     today: int | None
+    order: tuple[str, ...] = ()
 
     @property
     def totals(self) -> tuple[int, ...]:
@@ -47,31 +45,32 @@ class Distribution:
     def wins(self) -> int:
         return sum(self.totals)
 
-    def of_kind(self, kind: GameKind) -> int:
-        return sum(sum(s.counts) for s in self.series if s.kind is kind)
+    def of_kind(self, kind: str) -> int:
+        return sum(sum(s.counts) for s in self.series if s.kind == kind)
 
     @property
-    def kinds(self) -> tuple[GameKind, ...]:
-        return tuple(kind for kind in KIND_ORDER if self.of_kind(kind))
+    def kinds(self) -> tuple[str, ...]:
+        return tuple(kind for kind in self.order if self.of_kind(kind))
 
 
-def distribution(wins: Iterable[Win], today: date) -> Distribution | None:
-    """The guess distribution of `wins`; None when there is none (no chart, a friendly line)."""
-    games = [win for win in wins if win.guesses > 0]
+def distribution(wins: Iterable[Win], today: date, order: Sequence[str]) -> Distribution | None:
+    """The guess distribution of `wins` (of the kinds in `order`, the registry's); None when
+    there is none (no chart, a friendly line)."""
+    games = [win for win in wins if win.guesses > 0 and win.kind in order]
     if not games:
         return None
     rows = tuple(range(1, max(win.guesses for win in games) + 1))
     counted = Counter((win.kind, win.hard, win.hinted, win.guesses) for win in games)
     stacks = sorted(
         {(win.kind, win.hard, win.hinted) for win in games},
-        key=lambda s: (KIND_ORDER.index(s[0]), s[1], s[2]),
+        key=lambda s: (order.index(s[0]), s[1], s[2]),
     )
     series = tuple(
         Series(kind, hard, hinted, tuple(counted[(kind, hard, hinted, row)] for row in rows))
         for kind, hard, hinted in stacks
     )
     todays = [win for win in games if win.finished_at.date() == today]
-    return Distribution(rows, series, todays[-1].guesses if todays else None)
+    return Distribution(rows, series, todays[-1].guesses if todays else None, tuple(order))
 
 
 @dataclass(frozen=True)

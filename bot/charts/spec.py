@@ -7,7 +7,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from bot.charts.data import Distribution, Histogram, Narrowing
-from bot.engine.game import GameKind
 
 
 @dataclass(frozen=True)
@@ -33,7 +32,18 @@ class StatsChart:
     rows: tuple[str, ...]
     """The guess counts as written beside the bars, then each bar's total."""
     totals: tuple[str, ...]
-    kinds: tuple[tuple[GameKind, str], ...]
+    kinds: tuple[KindLook, ...]
+    """Each kind shown, in the registry's order: its name in the reader's language and its
+    colour."""
+
+
+@dataclass(frozen=True)
+class KindLook:
+    """A kind of game as a chart shows it (its mode declares the name and the colour)."""
+
+    kind: str
+    name: str
+    colour: str
 
 
 @dataclass(frozen=True)

@@ -4,8 +4,6 @@ an embed image on a phone. Plain values: no drawing library here."""
 
 from __future__ import annotations
 
-from bot.engine.game import GameKind
-
 WIDTH_PX, HEIGHT_PX, DPI = 720, 480, 100
 """Discord shows an embed image at most about 400 px wide on a phone, and scales it down to fit;
 720 px keeps it sharp on a dense screen without making the file large."""
@@ -36,15 +34,8 @@ OKABE_ITO = {
     "reddish purple": "#CC79A7",
     "black": "#000000",
 }
-"""Okabe and Ito's colour-blind-safe palette (2008)."""
-
-KIND_COLOURS = {
-    GameKind.PLAY: OKABE_ITO["blue"],
-    GameKind.SOLVE: OKABE_ITO["orange"],
-    GameKind.DAILY: OKABE_ITO["bluish green"],
-    GameKind.RACE: OKABE_ITO["reddish purple"],
-}
-"""A colour per kind of game (yellow is left out: too pale on the white card)."""
+"""Okabe and Ito's colour-blind-safe palette (2008). Each mode picks its own for its games in
+the charts (`ModeSpec.chart`); yellow is left out there: too pale on the white card."""
 
 YOURS = OKABE_ITO["blue"]
 KNUTH = OKABE_ITO["orange"]

@@ -41,13 +41,6 @@ class Status(StrEnum):
     ABANDONED = "abandoned"  # given up or timed out
 
 
-class GameKind(StrEnum):
-    PLAY = "play"
-    SOLVE = "solve"
-    DAILY = "daily"  # a play game on the day's shared secret, one per player and day
-    RACE = "race"  # several players crack one secret, each on their own
-
-
 class Reach(StrEnum):
     """How the bot can reach a game's board, which decides how it is kept up to date."""
 
@@ -182,7 +175,8 @@ class BaseGame:
     whether it is over are then the same for all kinds.
     """
 
-    kind: ClassVar[GameKind]
+    kind: ClassVar[str]
+    """The mode's registered name (its record's `kind` column); the engine knows no mode."""
     owner_ends_only: ClassVar[bool] = False
     """Only its starter may end it (no moderator): a game that is one player's own."""
 

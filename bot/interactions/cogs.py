@@ -31,6 +31,20 @@ def adopt_commands(
         group.add_command(command)
 
 
+def offer_choices(
+    group: app_commands.Group,
+    command: str,
+    option: str,
+    choices: Iterable[app_commands.Choice[str | int | float]],
+) -> None:
+    """Give `/<group> <command>`'s `option` its choices, known only once the modes are listed
+    (the registry's), before the command is added or synced. discord.py reads choices from a
+    decorator at class definition; its parameter object is where they live after that."""
+    found = group.get_command(command)
+    assert isinstance(found, app_commands.Command), command  # the group's own command
+    found._params[option].choices = list(choices)
+
+
 class ModeInputs(commands.Cog):
     """A mode's inputs: `items` are its persistent buttons and selects; `modal` is its code
     modal's custom_id pattern, answered by `on_modal`."""

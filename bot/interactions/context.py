@@ -1,4 +1,6 @@
-"""The bot as every input sees it, and the interaction type every handler receives.
+"""The bot as every input sees it, the interaction type every handler receives, and what a
+mode brings to the bot in one value (`ModeSpec` for a way to play, `Feature` for what several
+modes share; each mode's inputs declare theirs, the registry lists them).
 
 Handlers type the bot through `Host`, a small base class of the discord.py bot that says what
 the app provides (the store, the solver, the settings, the clock, the modes' table and their
@@ -9,60 +11,25 @@ what it hosts.
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Protocol, TypeAlias
+from typing import Any, Generic, TypeAlias
 
 import discord
+from discord import app_commands
 from discord.ext import commands
 
 from bot.charts.pool import ChartPool
 from bot.config import Settings
-from bot.engine.game import Game
+from bot.engine.game import G, Game
 from bot.interactions.marks import BoardMarks
 from bot.solver_pool import SolverPool
 from bot.store import Store
+from bot.store.codec import KindCodec
 from bot.ui.boards import Drawn, Field
+from bot.ui.charts import ChartLook
+from bot.ui.errors import ErrorWords
 from bot.ui.i18n import Messages
-
-
-class KindView(Protocol):
-    """What the shared machinery (boards, give up) asks of a game's mode."""
-
-    def draw(self, game: Game, remaining: int | None, note: str | None, t: Messages) -> Drawn:
-        """The board of `game` as stored, with the solver's count of codes left, if any."""
-        ...
-
-    async def codes_left(self, solver: SolverPool, game: Game) -> int | None:
-        """What a board drawn from the store alone asks the solver (nothing, for most)."""
-        ...
-
-    def confirm(self, t: Messages) -> str:
-        """The private question before giving up: "End this game and ...?"."""
-        ...
-
-    def ended(self, game: Game, by: int, t: Messages) -> str:
-        """The public line once a player gave the game up."""
-        ...
-
-    @property
-    def guess(self) -> Callable[[Interaction, int, str], Awaitable[None]] | None:
-        """Where `/mastermind guess` sends a code for a game of this mode (None: nowhere)."""
-        ...
-
-    @property
-    def kind(self) -> str:
-        """The kind of game the mode plays (`GameKind`)."""
-        ...
-
-    @property
-    def record(self) -> Record | None:
-        """The mode's part of a player's `/mastermind stats` (None: it keeps no record)."""
-        ...
-
-    @property
-    def leaderboard(self) -> Leaderboard | None:
-        """The mode's `/mastermind leaderboard` in a server (None: it has none)."""
-        ...
 
 
 class Host(commands.AutoShardedBot):
@@ -86,11 +53,11 @@ class Host(commands.AutoShardedBot):
         shard = 0 if guild_id is None else (guild_id >> 22) % self.shard_count
         return shard in self.shard_ids
 
-    def kind_of(self, game: Game) -> KindView:
+    def kind_of(self, game: Game) -> ModeSpec[Any]:
         """The mode that owns `game` (the registry's entry for its kind)."""
         raise NotImplementedError
 
-    def modes(self) -> Sequence[KindView]:
+    def modes(self) -> Sequence[ModeSpec[Any]]:
         """Every mode, in the registry's order."""
         raise NotImplementedError
 
@@ -107,3 +74,74 @@ Leaderboard = Callable[[Host, int, Messages], Awaitable[discord.Embed]]
 
 
 Interaction: TypeAlias = discord.Interaction[Host]
+
+
+async def _no_count(solver: SolverPool, game: Any) -> int | None:
+    return None
+
+
+@dataclass(frozen=True)
+class RulesSection:
+    """A mode's part of `/mastermind rules`: a heading and its text, in the reader's language."""
+
+    title: Callable[[Messages], str]
+    text: Callable[[Messages], str]
+
+
+@dataclass(frozen=True)
+class LeaderboardSpec:
+    """A mode's `/mastermind leaderboard games:<choice>`: the choice's name (as the slash
+    catalogue words it; its value is the mode's kind) and the embed it shows."""
+
+    choice: app_commands.locale_str
+    show: Leaderboard
+
+
+@dataclass(frozen=True)
+class ModeSpec(Generic[G]):
+    """One way to play, as the rest of the bot sees it: everything that is the mode's own,
+    declared in its package (its inputs' `MODE`), so shared code iterates the registry and
+    never names a mode. Typed by its game, so what it draws or ends is that mode's own game,
+    never a union to take apart."""
+
+    codec: KindCodec[G]
+    """How the store keeps the kind's own columns and counts its records; its `kind` is the
+    mode's registered name."""
+    cog: Callable[[Host], commands.Cog]
+    """The mode's inputs: its commands, buttons, selects, modal routes and timers."""
+    draw: Callable[[G, int | None, str | None, Messages], Drawn]
+    """The board from the stored game and the solver's count of codes left."""
+    confirm: Callable[[Messages], str]
+    """The private question before giving up: "End this game and ...?"."""
+    ended: Callable[[G, int, Messages], str]
+    """The public line once a player gave the game up."""
+    chart: ChartLook
+    """Its games' name and colour in the charts (their order is the registry's)."""
+    rules: RulesSection
+    """Its section of `/mastermind rules`."""
+    count: Callable[[SolverPool, G], Awaitable[int | None]] = _no_count
+    """What a board drawn from the store alone asks the solver (nothing, for most)."""
+    guess: Callable[[Interaction, int, str], Awaitable[None]] | None = None
+    """Where `/mastermind guess` sends a code typed in the channel of a game of this mode."""
+    record: Record | None = None
+    """The mode's part of a player's `/mastermind stats`."""
+    leaderboard: LeaderboardSpec | None = None
+    """The mode's `/mastermind leaderboard games:<kind>` (None: it has none)."""
+    errors: ErrorWords = field(default_factory=dict)
+    """The mode's own refusals in words (its board's `ERRORS`)."""
+
+    @property
+    def kind(self) -> str:
+        return self.codec.kind
+
+    async def codes_left(self, solver: SolverPool, game: Game) -> int | None:
+        return await self.count(solver, game)  # type: ignore[arg-type]  # the kind's own game
+
+
+@dataclass(frozen=True)
+class Feature:
+    """What several modes share (hints, the review): its inputs, and its own refusals in
+    words. (Giving up and the shared commands are the /mastermind group, `CommonInputs`.)"""
+
+    cog: Callable[[Host], commands.Cog]
+    errors: ErrorWords = field(default_factory=dict)

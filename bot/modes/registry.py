@@ -11,10 +11,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from discord.app_commands import Choice
+
 from bot.engine.game import Game
-from bot.interactions.cogs import adopt_commands
-from bot.interactions.context import Host
-from bot.interactions.spec import Feature, ModeSpec
+from bot.interactions.cogs import adopt_commands, offer_choices
+from bot.interactions.context import Feature, Host, ModeSpec
 from bot.modes.common import inputs as common
 from bot.modes.daily import inputs as daily
 from bot.modes.hints import inputs as hints
@@ -42,17 +43,23 @@ ERRORS: ErrorWords = {
 
 BY_KIND: dict[str, ModeSpec[Any]] = {spec.kind: spec for spec in MODES}
 
+LEADERBOARD_CHOICES: list[Choice[str | int | float]] = [
+    Choice(name=spec.leaderboard.choice, value=spec.kind) for spec in MODES if spec.leaderboard
+]
+"""`/mastermind leaderboard games:`, a choice per mode that keeps a leaderboard."""
+
 for _spec in MODES:
-    codec.register(_spec.kind, _spec.codec)
+    codec.register(_spec.codec)
 
 
 async def install(bot: Host) -> None:
     """Load the /mastermind group, then every mode's and feature's inputs, their commands under
     the group: what a running bot answers and what `python -m bot sync` pushes."""
     shared = common.CommonInputs(bot)
-    await bot.add_cog(shared)
     group = shared.app_command
     assert group is not None  # a GroupCog always has its group
+    offer_choices(group, "leaderboard", "games", LEADERBOARD_CHOICES)
+    await bot.add_cog(shared)
     for make in (*(spec.cog for spec in MODES), *(feature.cog for feature in FEATURES)):
         cog = make(bot)
         await bot.add_cog(cog)

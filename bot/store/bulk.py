@@ -12,19 +12,24 @@ from typing import Any
 
 from bot.store.dialect import Dialect, Row, Session
 from bot.store.errors import ImportRefused
-from bot.store.game_rows import RECORD_COLUMNS
+from bot.store.game_rows import record_columns
 from bot.store.values import Absorbed, Snapshot
 
-GAME_COLUMNS = (
-    "id",
-    *RECORD_COLUMNS,
-    "created_at",
-    "finished_at",
-    "last_move_at",
-    "board_channel_id",
-    "board_message_id",
-    "rendered_version",
-)
+
+def game_columns() -> tuple[str, ...]:
+    """Every column of a game row, each registered kind's own included."""
+    return (
+        "id",
+        *record_columns(),
+        "created_at",
+        "finished_at",
+        "last_move_at",
+        "board_channel_id",
+        "board_message_id",
+        "rendered_version",
+    )
+
+
 MOVE_COLUMNS = (
     "game_id",
     "move_no",
@@ -61,13 +66,14 @@ SET_META = (
 
 async def export(session: Session, dialect: Dialect) -> Snapshot:
     """Every row, read in the caller's one transaction."""
-    games = await session.fetch(f"SELECT {', '.join(GAME_COLUMNS)} FROM games ORDER BY id")
+    columns = game_columns()
+    games = await session.fetch(f"SELECT {', '.join(columns)} FROM games ORDER BY id")
     moves = await session.fetch(
         f"SELECT {', '.join(MOVE_COLUMNS)} FROM moves ORDER BY game_id, move_no"
     )
     meta = await session.fetch("SELECT key, value FROM meta ORDER BY key")
     return Snapshot(
-        games=tuple(_plain(dialect, row, GAME_COLUMNS) for row in games),
+        games=tuple(_plain(dialect, row, columns) for row in games),
         moves=tuple(_plain(dialect, row, MOVE_COLUMNS) for row in moves),
         meta=tuple((str(row["key"]), str(row["value"])) for row in meta),
     )
@@ -115,9 +121,10 @@ async def absorb(session: Session, dialect: Dialect, snapshot: Snapshot) -> Abso
     meta = dict(ours.meta)
     changed = [{"key": k, "value": v} for k, v in snapshot.meta if meta.get(k) != v]
 
-    columns = ", ".join(GAME_COLUMNS)
+    names = game_columns()
+    columns = ", ".join(names)
     await session.execute_many(
-        f"INSERT INTO games ({columns}) VALUES ({', '.join(':' + c for c in GAME_COLUMNS)})",
+        f"INSERT INTO games ({columns}) VALUES ({', '.join(':' + c for c in names)})",
         [_stored(dialect, game) for game in new_games],
     )
     await session.execute_many(

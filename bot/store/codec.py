@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping, Sequence
-from typing import Any, Protocol, TypeVar
+from typing import Any, ClassVar, Protocol, TypeVar
 
 from bot.engine.codes import Code
 from bot.engine.errors import InvalidVariant
@@ -35,15 +35,28 @@ GameIn = TypeVar("GameIn", bound=Game, contravariant=True)
 
 
 class KindCodec(Protocol[GameIn]):
-    """How one kind of game is kept: the columns only it uses, and the game rebuilt from them.
-    Each mode registers one (`register`), so this floor never names a mode; typed by the game
-    it keeps, which the registry's dispatch by kind guarantees."""
+    """How one kind of game is kept: its name, the columns only it uses, the game rebuilt from
+    them, and the queries that count it when they differ from the shared ones. Each mode
+    registers one (`register`), so this floor never names a mode; typed by the game it keeps,
+    which the registry's dispatch by kind guarantees. A mode's record subclasses it and keeps
+    the defaults it does not need."""
 
-    plays_alone: bool
+    kind: ClassVar[str]
+    """The mode's registered name, as its games' `kind` column holds it."""
+    plays_alone: ClassVar[bool] = False
     """Each player plays alone on the one code (their own guesses, their own count)."""
+    own_columns: ClassVar[Mapping[str, object]] = {}
+    """Columns only this kind has (its migration steps add them), with what every other kind
+    stores in them."""
+    stats: ClassVar[str | None] = None
+    """Its own per-player record query (`bot.store.stats_queries`: `:user`, `:guild`), where
+    the shared one (guesses in finished games) does not count it."""
+    wins: ClassVar[str | None] = None
+    """Its own wins for the guess distribution, added to the shared query (`UNION ALL`)."""
 
     def columns(self, game: GameIn) -> Record:
-        """The kind's own columns (any of `KIND_COLUMNS`); the rest are stored as defaults."""
+        """The kind's columns (shared `KIND_COLUMNS` or its `own_columns`); the rest are
+        stored as defaults."""
         ...
 
     def build(self, record: Mapping[str, Any], header: Record, variant: Variant) -> Game:
@@ -58,24 +71,40 @@ KIND_COLUMNS: Record = {
     "winner_id": None,
     "hard": False,
     "puzzle": None,
-    "lobby_until": None,
-    "race_until": None,
 }
-"""The columns some kinds use, with what a kind that does not use one stores."""
+"""The shared columns some kinds use, with what a kind that does not use one stores."""
 
 _CODECS: dict[str, KindCodec[Any]] = {}
+_DEFAULTS: Record = dict(KIND_COLUMNS)
 
 
-def register(kind: str, codec: KindCodec[Any]) -> None:
+def register(codec: KindCodec[Any]) -> None:
     """Teach the store a kind of game (at import of `bot.modes.registry`); once per kind."""
-    if _CODECS.get(kind, codec) is not codec:
-        raise ValueError(f"game kind {kind!r} is registered twice")
-    _CODECS[kind] = codec
+    known = _CODECS.get(codec.kind)
+    if known is codec:
+        return
+    if known is not None:
+        raise ValueError(f"game kind {codec.kind!r} is registered twice")
+    if taken := _DEFAULTS.keys() & codec.own_columns.keys():
+        raise ValueError(f"{codec.kind!r} declares columns another kind has: {sorted(taken)}")
+    _CODECS[codec.kind] = codec
+    _DEFAULTS.update(codec.own_columns)
 
 
-def plays_alone(kind: str) -> bool:
-    """Whether each player of `kind` plays alone (what its record says)."""
-    return _codec(kind).plays_alone
+def codecs() -> tuple[KindCodec[Any], ...]:
+    """Every registered kind's codec, in the order they were registered."""
+    return tuple(_CODECS.values())
+
+
+def columns() -> tuple[str, ...]:
+    """Every column a game record fills besides the header: the shared ones, then each
+    registered kind's own."""
+    return tuple(_DEFAULTS)
+
+
+def of(kind: str) -> KindCodec[Any]:
+    """The registered codec of `kind` (RecordError for a kind nobody registered)."""
+    return _codec(kind)
 
 
 def game_to_record(game: Game) -> Record:
@@ -86,7 +115,7 @@ def game_to_record(game: Game) -> Record:
     return {
         "format": RECORD_FORMAT,
         "id": game.id,
-        "kind": game.kind.value,
+        "kind": game.kind,
         "guild_id": game.guild_id,
         "channel_id": game.channel_id,
         "starter_id": game.starter_id,
@@ -98,7 +127,7 @@ def game_to_record(game: Game) -> Record:
         "version": game.version,
         "hints": game.hints,
         "reach": game.reach.value,
-        **KIND_COLUMNS,
+        **_DEFAULTS,
         **_codec(game.kind).columns(game),
     }
 

@@ -13,10 +13,12 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
+from functools import cache
 from typing import Any, TypeVar
 
 from bot.engine.errors import GameAlreadyActive, GameOver, NoActiveGame, StaleGame
 from bot.engine.game import Game, Status
+from bot.store import codec
 from bot.store.codec import game_from_record, game_to_record, move_to_record
 from bot.store.dialect import Params, Row, Session
 from bot.store.errors import AlreadyApplied
@@ -24,7 +26,7 @@ from bot.store.values import Board
 
 GameT = TypeVar("GameT", bound=Game)
 
-RECORD_COLUMNS = (
+HEADER_COLUMNS = (
     "format",
     "kind",
     "guild_id",
@@ -34,34 +36,38 @@ RECORD_COLUMNS = (
     "colours",
     "duplicates",
     "max_guesses",
-    "solo",
-    "strategy",
-    "secret",
     "status",
-    "winner_id",
     "version",
-    "hard",
     "hints",
     "reach",
-    "puzzle",
-    "lobby_until",
-    "race_until",
 )
-"""The game row's columns that `codec.game_to_record` fills, in table order."""
+"""The game row's columns every kind fills the same way (`codec.game_to_record`)."""
+
+
+def record_columns() -> tuple[str, ...]:
+    """The game row's columns `codec.game_to_record` fills: the header, the shared columns
+    some kinds use, then each registered kind's own."""
+    return (*HEADER_COLUMNS, *codec.columns())
+
 
 CHANNEL_GAMES = "kind <> 'daily'"
 """The games that hold their channel (one active at a time); daily games are each player's own."""
 CHANNEL_GAME = f"channel_id = :channel AND status = 'active' AND {CHANNEL_GAMES}"
 """The channel's one active game."""
 
-_INSERT_GAME = (
-    f"INSERT INTO games ({', '.join(RECORD_COLUMNS)}, created_at, last_move_at, "
-    "board_channel_id, board_message_id) "
-    f"VALUES ({', '.join(':' + c for c in RECORD_COLUMNS)}, :now, :now, "
-    ":board_channel_id, :board_message_id) "
-    f"ON CONFLICT (channel_id) WHERE status = 'active' AND {CHANNEL_GAMES} DO NOTHING "
-    "RETURNING id"
-)
+
+@cache
+def _insert_game(columns: tuple[str, ...]) -> str:
+    return (
+        f"INSERT INTO games ({', '.join(columns)}, created_at, last_move_at, "
+        "board_channel_id, board_message_id) "
+        f"VALUES ({', '.join(':' + c for c in columns)}, :now, :now, "
+        ":board_channel_id, :board_message_id) "
+        f"ON CONFLICT (channel_id) WHERE status = 'active' AND {CHANNEL_GAMES} DO NOTHING "
+        "RETURNING id"
+    )
+
+
 _INSERT_MOVE = (
     "INSERT INTO moves "
     "(game_id, move_no, kind, player_id, code, black, white, created_at, source) "
@@ -89,8 +95,13 @@ class Loaded:
 def select_games(with_secret: bool) -> str:
     """The SELECT list of a game: an active game's secret stays in the database unless the
     caller scores or ends it (`with_secret`)."""
+    return _select_games(with_secret, record_columns())
+
+
+@cache
+def _select_games(with_secret: bool, record: tuple[str, ...]) -> str:
     secret = "secret" if with_secret else "CASE WHEN status = 'active' THEN NULL ELSE secret END"
-    columns = ", ".join(c for c in RECORD_COLUMNS if c != "secret")
+    columns = ", ".join(c for c in record if c != "secret")
     return (
         f"id, {columns}, {secret} AS secret, created_at, finished_at, last_move_at, "
         "board_channel_id, board_message_id, rendered_version"
@@ -155,7 +166,7 @@ async def insert_game(
         "board_channel_id": channel,
         "board_message_id": message,
     }
-    inserted = await session.fetch(_INSERT_GAME, record)
+    inserted = await session.fetch(_insert_game(record_columns()), record)
     if not inserted:  # the channel's one active game is there already
         current = await fetch(session, CHANNEL_GAME, {"channel": game.channel_id})
         if not current:
@@ -228,7 +239,7 @@ async def played_id(session: Session, game: Game) -> int | None:
     puzzle = game_to_record(game)["puzzle"]
     rows = await session.fetch(
         "SELECT id FROM games WHERE kind = :kind AND starter_id = :starter AND puzzle = :puzzle",
-        {"kind": game.kind.value, "starter": game.starter_id, "puzzle": puzzle},
+        {"kind": game.kind, "starter": game.starter_id, "puzzle": puzzle},
     )
     return next((int(row["id"]) for row in rows), None)
 

@@ -18,7 +18,7 @@ from collections.abc import Callable, Mapping
 from datetime import timedelta
 from typing import Any, Protocol, Self, TypedDict, Unpack, runtime_checkable
 
-from bot.engine.game import G, Game, GameKind
+from bot.engine.game import G, Game
 from bot.store.values import (
     Absorbed,
     Applied,
@@ -100,7 +100,7 @@ class Store(Protocol):
         """The channel's active game for display (its secret withheld), or None."""
         ...
 
-    async def running(self, kind: GameKind) -> list[Game]:
+    async def running(self, kind: str) -> list[Game]:
         """Every game of `kind` still running (secrets withheld), oldest first: what a mode's
         clock starts and ends, also after a restart."""
         ...
@@ -144,13 +144,13 @@ class Store(Protocol):
     # --- statistics, history, settings ---------------------------------------------------
 
     async def player_stats(
-        self, guild_id: int | None, user_id: int, kind: GameKind = GameKind.PLAY
+        self, guild_id: int | None, user_id: int, kind: str = "play"
     ) -> PlayerStats:
         """One player's record in one kind of game, in a guild or everywhere (`guild_id` None)."""
         ...
 
     async def leaderboard(
-        self, guild_id: int, limit: int = 10, kind: GameKind = GameKind.PLAY
+        self, guild_id: int, limit: int = 10, kind: str = "play"
     ) -> list[PlayerStats]:
         """A guild's players, most wins first, then the best game, then fewest games played."""
         ...
@@ -166,24 +166,17 @@ class Store(Protocol):
         """Finished games, newest first; a player's are those they started or moved in."""
         ...
 
-    async def solve_stats(self, guild_id: int | None, user_id: int) -> PlayerStats:
-        """The finished solve games whose code `user_id` held, in a guild or everywhere: played,
-        won (the bot cracked it), guesses (the bot's answered guesses) and best (fewest)."""
-        ...
-
     async def wins(self, guild_id: int | None, user_id: int) -> list[Win]:
         """Every game `user_id` won, in a guild or everywhere, oldest first: the games they
         cracked and their codes the bot cracked (what their guess distribution counts)."""
         ...
 
-    async def results(self, kind: GameKind, user_id: int) -> list[Result]:
+    async def results(self, kind: str, user_id: int) -> list[Result]:
         """A player's finished games of a kind played once per puzzle, everywhere (a streak
         follows the player, not the server), oldest puzzle first."""
         ...
 
-    async def ranking(
-        self, kind: GameKind, guild_id: int, puzzle: int, limit: int = 10
-    ) -> list[Result]:
+    async def ranking(self, kind: str, guild_id: int, puzzle: int, limit: int = 10) -> list[Result]:
         """The finished games of one `puzzle` started in a guild: solved first, then fewer
         guesses, then less time."""
         ...

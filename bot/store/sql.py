@@ -16,7 +16,7 @@ from datetime import datetime, timedelta
 from typing import Any, Self, TypeVar, Unpack
 
 from bot.engine.errors import AlreadyPlayed, GameOver, StaleGame
-from bot.engine.game import G, Game, GameKind, expire
+from bot.engine.game import G, Game, expire
 from bot.store import bulk, game_rows, stats_queries, values
 from bot.store.dialect import Dialect, Session
 from bot.store.errors import Conflict, ImportRefused
@@ -145,10 +145,10 @@ class SqlStore:
         )
         return found[0].game if found else None
 
-    async def running(self, kind: GameKind) -> list[Game]:
+    async def running(self, kind: str) -> list[Game]:
         found = await self._read(
             lambda session: game_rows.fetch(
-                session, "kind = :kind AND status = 'active' ORDER BY id", {"kind": kind.value}
+                session, "kind = :kind AND status = 'active' ORDER BY id", {"kind": kind}
             )
         )
         return [each.game for each in found]
@@ -229,14 +229,14 @@ class SqlStore:
     # --- statistics and history ----------------------------------------------------------
 
     async def player_stats(
-        self, guild_id: int | None, user_id: int, kind: GameKind = GameKind.PLAY
+        self, guild_id: int | None, user_id: int, kind: str = "play"
     ) -> values.PlayerStats:
         return await self._read(
             lambda session: stats_queries.player_stats(session, guild_id, user_id, kind)
         )
 
     async def leaderboard(
-        self, guild_id: int, limit: int = 10, kind: GameKind = GameKind.PLAY
+        self, guild_id: int, limit: int = 10, kind: str = "play"
     ) -> list[values.PlayerStats]:
         return await self._read(
             lambda session: stats_queries.leaderboard(session, guild_id, limit, kind)
@@ -247,23 +247,18 @@ class SqlStore:
             lambda session: stats_queries.history(session, self.dialect, **where)
         )
 
-    async def solve_stats(self, guild_id: int | None, user_id: int) -> values.PlayerStats:
-        return await self._read(
-            lambda session: stats_queries.solve_stats(session, guild_id, user_id)
-        )
-
     async def wins(self, guild_id: int | None, user_id: int) -> list[values.Win]:
         return await self._read(
             lambda session: stats_queries.wins(session, self.dialect, guild_id, user_id)
         )
 
-    async def results(self, kind: GameKind, user_id: int) -> list[values.Result]:
+    async def results(self, kind: str, user_id: int) -> list[values.Result]:
         return await self._read(
             lambda session: stats_queries.results(session, self.dialect, kind, user_id)
         )
 
     async def ranking(
-        self, kind: GameKind, guild_id: int, puzzle: int, limit: int = 10
+        self, kind: str, guild_id: int, puzzle: int, limit: int = 10
     ) -> list[values.Result]:
         return await self._read(
             lambda session: stats_queries.ranking(

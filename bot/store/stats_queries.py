@@ -3,9 +3,9 @@ each one query in the store's one SQL (the dialect adds only how to subtract two
 
 from __future__ import annotations
 
+from functools import cache
 from typing import TypedDict, Unpack
 
-from bot.engine.game import GameKind
 from bot.store import codec, game_rows
 from bot.store.dialect import Dialect, Row, Session
 from bot.store.values import HistoryEntry, PlayerStats, Result, Win
@@ -30,25 +30,8 @@ _STATS = """
 """Per-player records of one kind of game, narrowed by `{where}`. `best` counts only guesses (a
 log also holds hints and joins), and where each player plays alone (`:alone`) only their own."""
 
-_IN_GUILD = "(CAST(:guild AS BIGINT) IS NULL OR g.guild_id = :guild)"
+IN_GUILD = "(CAST(:guild AS BIGINT) IS NULL OR g.guild_id = :guild)"
 """In one guild, or everywhere when `:guild` is NULL (typed, so PostgreSQL knows it)."""
-
-_SOLVE_STATS = f"""
-    SELECT count(*) AS played,
-           count(CASE WHEN s.status = 'solved' THEN 1 END) AS won,
-           coalesce(sum(s.answered), 0) AS guesses,
-           min(CASE WHEN s.status = 'solved' THEN s.answered END) AS best
-    FROM (
-        SELECT g.status,
-               (SELECT count(*) FROM moves AS m WHERE m.game_id = g.id AND m.kind = 'answer')
-             - (SELECT count(*) FROM moves AS m WHERE m.game_id = g.id AND m.kind = 'undo')
-               AS answered
-        FROM games AS g
-        WHERE g.kind = 'solve' AND g.status <> 'active' AND g.starter_id = :user AND {_IN_GUILD}
-    ) AS s
-"""
-"""One player's record as the holder of solve games: the answers they gave that still stand are
-the bot's guesses (an undo takes one back)."""
 
 _WINS = f"""
     SELECT g.kind, g.hard, g.hints > 0 AS hinted, g.finished_at,
@@ -57,19 +40,11 @@ _WINS = f"""
               AND (g.kind NOT IN ({{alone}}) OR e.player_id = m.player_id)) AS guesses
     FROM moves AS m JOIN games AS g ON g.id = m.game_id
     WHERE g.status <> 'active' AND g.winner_id = :user AND m.player_id = :user
-      AND m.kind = 'guess' AND m.black = g.pegs AND {_IN_GUILD}
-    UNION ALL
-    SELECT g.kind, g.hard, g.hints > 0 AS hinted, g.finished_at,
-           (SELECT count(*) FROM moves AS m WHERE m.game_id = g.id AND m.kind = 'answer')
-         - (SELECT count(*) FROM moves AS m WHERE m.game_id = g.id AND m.kind = 'undo')
-           AS guesses
-    FROM games AS g
-    WHERE g.kind = 'solve' AND g.status = 'solved' AND g.starter_id = :user AND {_IN_GUILD}
-    ORDER BY finished_at
+      AND m.kind = 'guess' AND m.black = g.pegs AND {IN_GUILD}
 """
-"""Every game a player won, in a guild or everywhere: the games they cracked (counted as their
-record's `best` counts) and their codes the bot cracked in a solve game (its answered guesses,
-as `_SOLVE_STATS` counts them), oldest first."""
+"""Every game a player cracked, in a guild or everywhere (counted as their record's `best`
+counts); each kind that counts wins of its own adds its query (`KindCodec.wins`, the same
+columns), and the whole is ordered oldest first."""
 
 _RESULTS = """
     SELECT g.starter_id AS user_id, g.id AS game_id, g.puzzle, g.status = 'won' AS won,
@@ -85,56 +60,51 @@ puzzle)."""
 
 
 async def player_stats(
-    session: Session, guild_id: int | None, user_id: int, kind: GameKind
+    session: Session, guild_id: int | None, user_id: int, kind: str
 ) -> PlayerStats:
-    sql = _STATS.format(where=f"m.player_id = :user AND {_IN_GUILD}")
-    params = {"user": user_id, "guild": guild_id, "kind": kind.value, "alone": _alone(kind)}
+    own = codec.of(kind).stats
+    sql = own or _STATS.format(where=f"m.player_id = :user AND {IN_GUILD}")
+    params = {"user": user_id, "guild": guild_id, "kind": kind, "alone": _alone(kind)}
     rows = await session.fetch(sql, params)
-    found = (_player(row, kind) for row in rows)
+    found = (_player(row, kind) for row in rows if row["played"])
     return next(found, PlayerStats(user_id, kind=kind))
 
 
-async def leaderboard(
-    session: Session, guild_id: int, limit: int, kind: GameKind
-) -> list[PlayerStats]:
+async def leaderboard(session: Session, guild_id: int, limit: int, kind: str) -> list[PlayerStats]:
     """Most wins first, then the best game, then fewest games played."""
     sql = (
         _STATS.format(where="g.guild_id = :guild")
         + " ORDER BY won DESC, best ASC NULLS LAST, played, user_id LIMIT :limit"
     )
-    params = {"guild": guild_id, "limit": limit, "kind": kind.value, "alone": _alone(kind)}
+    params = {"guild": guild_id, "limit": limit, "kind": kind, "alone": _alone(kind)}
     rows = await session.fetch(sql, params)
     return [_player(row, kind) for row in rows]
 
 
-def _alone(kind: GameKind) -> bool:
+def _alone(kind: str) -> bool:
     """Each player of this kind plays alone on one code (its record says): a best counts only
     their own guesses."""
-    return codec.plays_alone(kind)
+    return codec.of(kind).plays_alone
 
 
-def _player(row: Row, kind: GameKind) -> PlayerStats:
+def _player(row: Row, kind: str) -> PlayerStats:
     return PlayerStats(**dict(row), kind=kind)
 
 
-async def solve_stats(session: Session, guild_id: int | None, user_id: int) -> PlayerStats:
-    (row,) = await session.fetch(_SOLVE_STATS, {"user": user_id, "guild": guild_id})
-    return PlayerStats(
-        user_id,
-        played=int(row["played"]),
-        won=int(row["won"]),
-        guesses=int(row["guesses"]),  # PostgreSQL sums to a decimal
-        best=None if row["best"] is None else int(row["best"]),
-        kind=GameKind.SOLVE,
-    )
+@cache
+def _wins_sql(kinds: tuple[str, ...]) -> str:
+    alone = ", ".join(f"'{kind}'" for kind in kinds if _alone(kind)) or "''"
+    own = (codec.of(kind).wins for kind in kinds)
+    parts = [_WINS.format(alone=alone), *(sql for sql in own if sql)]
+    return " UNION ALL ".join(parts) + " ORDER BY finished_at"
 
 
 async def wins(session: Session, dialect: Dialect, guild_id: int | None, user_id: int) -> list[Win]:
-    alone = ", ".join(f"'{kind.value}'" for kind in GameKind if _alone(kind)) or "''"
-    rows = await session.fetch(_WINS.format(alone=alone), {"user": user_id, "guild": guild_id})
+    kinds = tuple(each.kind for each in codec.codecs())
+    rows = await session.fetch(_wins_sql(kinds), {"user": user_id, "guild": guild_id})
     return [
         Win(
-            kind=GameKind(row["kind"]),
+            kind=str(row["kind"]),
             guesses=int(row["guesses"]),
             hard=bool(row["hard"]),
             hinted=bool(row["hinted"]),
@@ -185,22 +155,22 @@ async def history(
     ]
 
 
-async def results(session: Session, dialect: Dialect, kind: GameKind, user_id: int) -> list[Result]:
+async def results(session: Session, dialect: Dialect, kind: str, user_id: int) -> list[Result]:
     """A player's finished games of one kind everywhere, oldest puzzle first."""
     sql = _results_sql(dialect, "g.starter_id = :user") + " ORDER BY g.puzzle, g.id"
-    params = {"user": user_id, "kind": kind.value}
+    params = {"user": user_id, "kind": kind}
     return [_result(row) for row in await session.fetch(sql, params)]
 
 
 async def ranking(
-    session: Session, dialect: Dialect, kind: GameKind, guild_id: int, puzzle: int, limit: int
+    session: Session, dialect: Dialect, kind: str, guild_id: int, puzzle: int, limit: int
 ) -> list[Result]:
     """A guild's finished games of one puzzle: solved, fewer guesses, less time."""
     sql = (
         _results_sql(dialect, "g.guild_id = :guild AND g.puzzle = :puzzle")
         + " ORDER BY won DESC, guesses, seconds, g.finished_at, g.id LIMIT :limit"
     )
-    params = {"guild": guild_id, "puzzle": puzzle, "limit": limit, "kind": kind.value}
+    params = {"guild": guild_id, "puzzle": puzzle, "limit": limit, "kind": kind}
     return [_result(row) for row in await session.fetch(sql, params)]
 
 

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Generic, TypeVar
 
-from bot.engine.game import Game, GameKind
+from bot.engine.game import Game
 
 OutcomeT = TypeVar("OutcomeT")
 """What a transition says besides the new game (a guess's outcome, a hint, nothing)."""
@@ -39,7 +39,7 @@ class PlayerStats:
     best: int | None = None
     hard_won: int = 0
     hinted: int = 0
-    kind: GameKind = GameKind.PLAY
+    kind: str = "play"
 
     @property
     def win_rate(self) -> float:
@@ -79,7 +79,7 @@ class Win:
     """One game a player won, as their guess distribution counts it: its kind, the guesses it
     took (a solve game: the bot's, on the player's code), its marks and when it ended (UTC)."""
 
-    kind: GameKind
+    kind: str
     guesses: int
     hard: bool
     hinted: bool

@@ -5,13 +5,13 @@ screen reader. The pictures themselves are drawn in a chart worker (`bot.charts`
 from __future__ import annotations
 
 import io
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
 import discord
 
 from bot.charts.data import Distribution, Histogram, Narrowing
-from bot.charts.spec import Chart, HistogramChart, Labels, ReviewChart, StatsChart
-from bot.engine.game import GameKind
+from bot.charts.spec import Chart, HistogramChart, KindLook, Labels, ReviewChart, StatsChart
 from bot.ui.i18n import Messages
 
 MAX_ALT_TEXT = 1024
@@ -31,14 +31,13 @@ class Picture:
         return discord.File(io.BytesIO(png), filename=self.filename, description=self.alt)
 
 
-def _kind(t: Messages, kind: GameKind) -> str:
-    names = {
-        GameKind.PLAY: t.pgettext("chart", "play"),
-        GameKind.SOLVE: t.pgettext("chart", "solve"),
-        GameKind.DAILY: t.pgettext("chart", "daily"),
-        GameKind.RACE: t.pgettext("chart", "race"),
-    }
-    return names[kind]
+@dataclass(frozen=True)
+class ChartLook:
+    """How a mode's games show in a chart: its name in the reader's language and its colour
+    (one of `bot.charts.style.KIND_COLOURS`); each mode declares its own (`ModeSpec.chart`)."""
+
+    name: Callable[[Messages], str]
+    colour: str
 
 
 def _sentence(text: str) -> str:
@@ -51,12 +50,12 @@ def no_wins(t: Messages) -> str:
     return t.gettext("📊 Your chart of wins by guesses appears here after your first win.")
 
 
-def stats(data: Distribution, t: Messages) -> Picture:
-    """A player's wins by guesses, as a chart and as a sentence."""
-    kinds = tuple((kind, _kind(t, kind)) for kind in data.kinds)
+def stats(data: Distribution, looks: Mapping[str, ChartLook], t: Messages) -> Picture:
+    """A player's wins by guesses, as a chart and as a sentence; `looks`: each kind's."""
+    kinds = tuple(KindLook(kind, looks[kind].name(t), looks[kind].colour) for kind in data.kinds)
     by_kind = t.join(
-        t.gettext("{kind} {count}", kind=name, count=t.number(data.of_kind(kind)))
-        for kind, name in kinds
+        t.gettext("{kind} {count}", kind=look.name, count=t.number(data.of_kind(look.kind)))
+        for look in kinds
     )
     wins = t.ngettext("{count} win", "{count} wins", data.wins)
     labels = Labels(

@@ -44,6 +44,8 @@ async def test_the_synced_command_tree(fake_discord: FakeDiscord, bot) -> None:
     assert (play["guesses"]["min_value"], play["guesses"]["max_value"]) == (1, 20)
     assert not any(o.get("required") for o in play.values())
     assert _options(subcommands["guess"])["code"]["required"] is True
+    boards = _options(subcommands["leaderboard"])["games"]["choices"]
+    assert [c["value"] for c in boards] == ["play", "daily", "race"]  # the modes' own, in order
     strategies = [c["value"] for c in _options(subcommands["solve"])["strategy"]["choices"]]
     assert strategies == [
         "knuth",

@@ -18,7 +18,6 @@ import pytest
 from bot.app import MastermindBot
 from bot.config import Settings
 from bot.engine.codes import COLOURS, CodeSpace
-from bot.engine.game import GameKind
 from bot.modes.race import inputs as race_inputs
 from bot.store import PlayerStats
 from tests.bot.helpers import choose, move_count, query
@@ -202,9 +201,9 @@ async def test_three_players_race_one_secret_from_lobby_to_ranking(
     assert f"First to crack it: <@{bob}>" in board.text
     assert [b["label"] for b in board.buttons] == ["Review"]
     assert query(db_path, "SELECT status, winner_id FROM games") == [("won", bob)]
-    stats = await bot.store.player_stats(fake.guild_id, bob, GameKind.RACE)
-    assert stats == PlayerStats(bob, 1, 1, 3, 3, kind=GameKind.RACE)
-    assert (await bot.store.player_stats(fake.guild_id, carol, GameKind.RACE)).best == 2
+    stats = await bot.store.player_stats(fake.guild_id, bob, "race")
+    assert stats == PlayerStats(bob, 1, 1, 3, 3, kind="race")
+    assert (await bot.store.player_stats(fake.guild_id, carol, "race")).best == 2
 
 
 async def test_the_clock_starts_the_lobby_and_ends_the_race(

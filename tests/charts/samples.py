@@ -6,29 +6,31 @@ from datetime import UTC, date, datetime
 
 from bot.charts import data
 from bot.charts.spec import HistogramChart, ReviewChart, StatsChart
-from bot.engine.game import GameKind
 from bot.engine.job_types import Leave, ReviewedGuess, SimulationResult
+from bot.modes import registry
 from bot.store.values import Win
 from bot.ui import charts
 from bot.ui.i18n import messages
 
 TODAY = date(2026, 11, 26)
+ORDER = tuple(mode.kind for mode in registry.MODES)
+LOOKS = {mode.kind: mode.chart for mode in registry.MODES}
 
 
-def win(kind: GameKind, guesses: int, day: int, hard: bool = False, hinted: bool = False) -> Win:
+def win(kind: str, guesses: int, day: int, hard: bool = False, hinted: bool = False) -> Win:
     return Win(kind, guesses, hard, hinted, datetime(2026, 11, day, 20, tzinfo=UTC))
 
 
 WINS = (
-    win(GameKind.PLAY, 4, 1),
-    win(GameKind.PLAY, 5, 2, hard=True),
-    win(GameKind.PLAY, 3, 3, hinted=True),
-    win(GameKind.SOLVE, 5, 4),
-    win(GameKind.SOLVE, 4, 5),
-    win(GameKind.DAILY, 4, 6),
-    win(GameKind.DAILY, 6, 7, hard=True, hinted=True),
-    win(GameKind.RACE, 3, 8),
-    win(GameKind.DAILY, 3, 26),
+    win("play", 4, 1),
+    win("play", 5, 2, hard=True),
+    win("play", 3, 3, hinted=True),
+    win("solve", 5, 4),
+    win("solve", 4, 5),
+    win("daily", 4, 6),
+    win("daily", 6, 7, hard=True, hinted=True),
+    win("race", 3, 8),
+    win("daily", 3, 26),
 )
 
 
@@ -71,9 +73,9 @@ SIMULATION = SimulationResult(
 
 
 def stats_chart(language: str = "en") -> StatsChart:
-    distribution = data.distribution(WINS, TODAY)
+    distribution = data.distribution(WINS, TODAY, ORDER)
     assert distribution is not None
-    chart = charts.stats(distribution, messages(language)).chart
+    chart = charts.stats(distribution, LOOKS, messages(language)).chart
     assert isinstance(chart, StatsChart)
     return chart
 

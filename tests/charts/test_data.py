@@ -6,7 +6,6 @@ from __future__ import annotations
 import dataclasses
 
 from bot.charts import data
-from bot.engine.game import GameKind
 from bot.engine.job_types import SimulationResult
 from bot.ui import charts
 from bot.ui.i18n import messages
@@ -14,23 +13,23 @@ from tests.charts import samples
 
 
 def test_the_distribution_counts_wins_per_guesses_kind_and_marks() -> None:
-    found = data.distribution(samples.WINS, samples.TODAY)
+    found = data.distribution(samples.WINS, samples.TODAY, samples.ORDER)
     assert found is not None
     assert found.rows == (1, 2, 3, 4, 5, 6)
     assert found.totals == (0, 0, 3, 3, 2, 1)
     assert found.wins == 9 and found.today == 3
-    assert found.kinds == (GameKind.PLAY, GameKind.SOLVE, GameKind.DAILY, GameKind.RACE)
+    assert found.kinds == ("play", "solve", "daily", "race")
     hard = {(s.kind, s.hinted): s.counts for s in found.series if s.hard}
     assert hard == {
-        (GameKind.PLAY, False): (0, 0, 0, 0, 1, 0),
-        (GameKind.DAILY, True): (0,) * 5 + (1,),
+        ("play", False): (0, 0, 0, 0, 1, 0),
+        ("daily", True): (0,) * 5 + (1,),
     }
     assert [found.of_kind(kind) for kind in found.kinds] == [3, 2, 3, 1]
 
 
 def test_no_wins_is_no_distribution_and_an_old_win_is_not_todays() -> None:
-    assert data.distribution([], samples.TODAY) is None
-    old = data.distribution(samples.WINS[:1], samples.TODAY)
+    assert data.distribution([], samples.TODAY, samples.ORDER) is None
+    old = data.distribution(samples.WINS[:1], samples.TODAY, samples.ORDER)
     assert old is not None and old.today is None
 
 
@@ -84,8 +83,12 @@ def test_polish_charts_use_polish_words_and_cldr_numbers() -> None:
 
 
 def test_a_long_alt_text_is_cut_to_discords_limit() -> None:
-    wins = [samples.win(GameKind.PLAY, guesses, 1) for guesses in range(1, 400)]
-    picture = charts.stats(data.distribution(wins, samples.TODAY) or _never(), messages("en"))
+    wins = [samples.win("play", guesses, 1) for guesses in range(1, 400)]
+    picture = charts.stats(
+        data.distribution(wins, samples.TODAY, samples.ORDER) or _never(),
+        samples.LOOKS,
+        messages("en"),
+    )
     assert len(picture.alt) == charts.MAX_ALT_TEXT and picture.alt.endswith("…")
 
 

@@ -16,6 +16,7 @@ from matplotlib.testing.compare import compare_images
 from PIL import Image
 
 from bot.charts import draw, style
+from bot.modes import registry
 from tests.charts import samples
 
 BASELINE = Path(__file__).parent / "baseline"
@@ -48,9 +49,11 @@ def test_no_text_is_too_small_to_read_on_a_phone() -> None:
 
 
 def test_every_colour_is_okabe_ito() -> None:
-    used = {*style.KIND_COLOURS.values(), style.YOURS, style.KNUTH, style.HIGHLIGHT, style.BARS}
+    kinds = [mode.chart.colour for mode in registry.MODES]
+    used = {*kinds, style.YOURS, style.KNUTH, style.HIGHLIGHT, style.BARS}
     assert used <= set(style.OKABE_ITO.values())
-    assert len(set(style.KIND_COLOURS.values())) == len(style.KIND_COLOURS)
+    assert len(set(kinds)) == len(kinds)  # a colour means one kind
+    assert style.OKABE_ITO["yellow"] not in kinds  # too pale on the white card
 
 
 def redraw_baselines() -> None:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from bot.engine.errors import SecretWithheld
-from bot.engine.game import Game, GameKind, Variant
+from bot.engine.game import Game, Variant
 from bot.modes.play.rules import PlayGame, guess, new_play_game
 from bot.modes.solve.rules import SolveGame, answer, new_solve_game
 from bot.store.codec import (
@@ -40,7 +40,7 @@ def test_records_are_explicit_and_round_trip() -> None:
     variant = Variant(pegs=5, colours=8, duplicates=False)
     game, _ = guess(play(variant=variant, secret=(4, 3, 2, 1, 0)), BOB, "12345")
     record = game_to_record(game)
-    assert record["format"] == RECORD_FORMAT and record["kind"] == GameKind.PLAY
+    assert record["format"] == RECORD_FORMAT and record["kind"] == "play"
     assert (record["pegs"], record["colours"], record["duplicates"]) == (5, 8, False)
     assert record["secret"] == "[4,3,2,1,0]" and record["status"] == "active"
     assert roundtrip(game) == game

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import asyncio
 
-from bot.engine.game import Game, GameKind, expire, give_up
+from bot.engine.game import Game, expire, give_up
 from bot.modes.daily.rules import DailyGame, new_daily_game
 from bot.modes.play.rules import guess
 from bot.modes.solve.rules import answer, undo
@@ -50,14 +50,14 @@ async def test_a_players_results_follow_them_everywhere_oldest_first(
     await play_out(store, clock, daily(ALICE, 2), ["1111"] * 10)  # out of guesses
     await play_out(store, clock, daily(ALICE, 4), ["1111"])  # still running: not a result
     await play_out(store, clock, daily(BOB, 1), ["1234"])
-    results = await store.results(GameKind.DAILY, ALICE)
+    results = await store.results("daily", ALICE)
     assert [(r.puzzle, r.won, r.guesses) for r in results] == [
         (1, True, 2),
         (2, False, 10),
         (3, True, 1),
     ]
     assert all(r.user_id == ALICE and r.seconds > 0 for r in results)
-    assert await store.results(GameKind.DAILY, CAROL) == []
+    assert await store.results("daily", CAROL) == []
 
 
 async def test_the_days_leaderboard_solved_first_then_guesses_then_time(
@@ -69,24 +69,24 @@ async def test_the_days_leaderboard_solved_first_then_guesses_then_time(
     lost = await play_out(store, clock, daily(DAVE, 9), ["1111"] * 10, seconds=1)
     await play_out(store, clock, daily(ALICE, 8), ["1234"])  # yesterday
     await play_out(store, clock, daily(DAVE + 1, 9, guild=GUILD + 1), ["1234"])  # elsewhere
-    board = await store.ranking(GameKind.DAILY, GUILD, 9)
+    board = await store.ranking("daily", GUILD, 9)
     assert [r.game_id for r in board] == [best.id, quick.id, slow.id, lost.id]
     assert board[1] == Result(
         BOB, quick.id or 0, 9, True, 2, board[1].seconds, hard=True, hinted=False
     )
     assert abs(board[1].seconds - 10.0) < 0.01 and abs(board[2].seconds - 120.0) < 0.01
     assert (board[3].won, board[3].guesses) == (False, 10)
-    assert [r.game_id for r in await store.ranking(GameKind.DAILY, GUILD, 9, limit=2)] == [
+    assert [r.game_id for r in await store.ranking("daily", GUILD, 9, limit=2)] == [
         best.id,
         quick.id,
     ]
-    assert await store.ranking(GameKind.DAILY, GUILD, 10) == []
+    assert await store.ranking("daily", GUILD, 10) == []
 
 
 async def test_an_expired_daily_game_is_a_day_played_not_solved(store: Store, clock: Clock) -> None:
     game = await play_out(store, clock, daily(ALICE, 5), ["1111"])
     await store.apply(expire, game_id=game.id)
-    (result,) = await store.results(GameKind.DAILY, ALICE)
+    (result,) = await store.results("daily", ALICE)
     assert (result.puzzle, result.won, result.guesses) == (5, False, 1)
 
 
@@ -128,9 +128,9 @@ async def test_solve_records_count_the_codes_a_player_held(store: Store) -> None
                 await store.apply(
                     lambda g, b=black, w=white, n=nxt: answer(g, ALICE, b, w, n), game_id=game.id
                 )
-    record = await store.solve_stats(GUILD, ALICE)
+    record = await store.player_stats(GUILD, ALICE, "solve")
     assert (record.played, record.won, record.guesses, record.best) == (3, 2, 6, 2)
-    assert record.kind is GameKind.SOLVE
-    assert (await store.solve_stats(None, ALICE)).played == 3
-    assert (await store.solve_stats(GUILD + 1, ALICE)).played == 0
-    assert (await store.solve_stats(GUILD, BOB)).best is None
+    assert record.kind == "solve"
+    assert (await store.player_stats(None, ALICE, "solve")).played == 3
+    assert (await store.player_stats(GUILD + 1, ALICE, "solve")).played == 0
+    assert (await store.player_stats(GUILD, BOB, "solve")).best is None

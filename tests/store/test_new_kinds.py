@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from bot.engine.errors import AlreadyPlayed, BreaksAClue
-from bot.engine.game import GameKind, Reach
+from bot.engine.game import Reach
 from bot.modes.daily.rules import DailyGame, new_daily_game
 from bot.modes.play.rules import guess, hint
 from bot.store import PlayerStats, Store
@@ -61,6 +61,4 @@ async def test_hints_and_hard_mode_are_stored_and_best_counts_guesses_only(
     assert (bool(hard), hints) == (True, 3)
     stats = await store.player_stats(GUILD, BOB)
     assert stats == PlayerStats(BOB, 1, 1, 2, 2, hard_won=1, hinted=1)
-    assert await store.player_stats(GUILD, BOB, GameKind.DAILY) == PlayerStats(
-        BOB, kind=GameKind.DAILY
-    )
+    assert await store.player_stats(GUILD, BOB, "daily") == PlayerStats(BOB, kind="daily")

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from bot.engine.errors import GameAlreadyActive
-from bot.engine.game import GameKind, Status, give_up
+from bot.engine.game import Status, give_up
 from bot.modes.race.rules import (
     NotInRace,
     RaceGame,
@@ -63,7 +63,7 @@ async def test_a_race_round_trips_with_its_clock_and_holds_the_channel(
     with pytest.raises(GameAlreadyActive):
         await store.start(play())
     assert await store.active_game(CHANNEL) == game
-    assert await store.running(GameKind.RACE) == [game]
+    assert await store.running("race") == [game]
     await store.apply(lambda g: join(g, BOB, OPENED), game_id=game.id, source="i:2")
     with pytest.raises(AlreadyApplied):  # the same click again
         await store.apply(lambda g: join(g, BOB, OPENED), game_id=game.id, source="i:2")
@@ -101,24 +101,24 @@ async def test_the_race_ends_when_all_have_finished_and_the_first_to_crack_wins(
     await move(ALICE, "1111")
     game = await move(BOB, "1234", after=2)  # BOB in 3
     assert game.status is Status.ACTIVE and game.winner_id == CAROL
-    assert await store.running(GameKind.RACE) == [game]
+    assert await store.running("race") == [game]
     for code in ["2222", "3333", "4444", "5555", "6666", "1112", "1113", "1114"]:
         game = await move(ALICE, code)
     game = await move(ALICE, "1115")  # ALICE's tenth: out of guesses, everyone is done
     assert game.is_over and game.status is Status.WON and game.winner_id == CAROL
     assert game.revealed_secret == SECRET
     assert [(p.player_id, p.place) for p in game.ranking] == [(CAROL, 1), (BOB, 2), (ALICE, None)]
-    assert await store.running(GameKind.RACE) == []
+    assert await store.running("race") == []
     assert backend.query("SELECT status, winner_id FROM games") == [("won", CAROL)]
 
-    carol = await store.player_stats(GUILD, CAROL, GameKind.RACE)
-    bob = await store.player_stats(GUILD, BOB, GameKind.RACE)
-    alice = await store.player_stats(GUILD, ALICE, GameKind.RACE)
-    assert carol == PlayerStats(CAROL, 1, 1, 1, 1, kind=GameKind.RACE)
-    assert bob == PlayerStats(BOB, 1, 0, 3, 3, kind=GameKind.RACE)  # best: BOB's own 3
-    assert alice == PlayerStats(ALICE, 1, 0, 10, None, kind=GameKind.RACE)
+    carol = await store.player_stats(GUILD, CAROL, "race")
+    bob = await store.player_stats(GUILD, BOB, "race")
+    alice = await store.player_stats(GUILD, ALICE, "race")
+    assert carol == PlayerStats(CAROL, 1, 1, 1, 1, kind="race")
+    assert bob == PlayerStats(BOB, 1, 0, 3, 3, kind="race")  # best: BOB's own 3
+    assert alice == PlayerStats(ALICE, 1, 0, 10, None, kind="race")
     assert await store.player_stats(GUILD, BOB) == PlayerStats(BOB)  # play records apart
-    leaders = await store.leaderboard(GUILD, kind=GameKind.RACE)
+    leaders = await store.leaderboard(GUILD, kind="race")
     assert [row.user_id for row in leaders] == [CAROL, BOB, ALICE]
 
 
@@ -132,6 +132,6 @@ async def test_a_race_given_up_keeps_its_winner_and_counts_hard_wins(store: Stor
     ended, outcome = await store.apply(lambda g: give_up(g, ALICE), game_id=game.id)
     assert isinstance(ended, RaceGame) and ended.status is Status.ABANDONED
     assert outcome.secret == SECRET and ended.winner_id == BOB and ended.ended_by == ALICE
-    assert await store.player_stats(GUILD, BOB, GameKind.RACE) == PlayerStats(
-        BOB, 1, 1, 2, 2, hard_won=1, kind=GameKind.RACE
+    assert await store.player_stats(GUILD, BOB, "race") == PlayerStats(
+        BOB, 1, 1, 2, 2, hard_won=1, kind="race"
     )

@@ -3,7 +3,6 @@ stats chart) counts."""
 
 from __future__ import annotations
 
-from bot.engine.game import GameKind
 from bot.modes.solve.rules import answer
 from bot.store import Store
 from tests.store.helpers import ALICE, BOB, CHANNEL, GUILD, Clock, solve
@@ -26,8 +25,8 @@ async def test_wins_count_the_guesses_of_each_won_game_oldest_first(
     await play_out(store, clock, daily(ALICE, 3, guild=GUILD + 1), ["1234"])  # elsewhere
     wins = await store.wins(GUILD, ALICE)
     assert [(w.kind, w.guesses, w.hard, w.hinted) for w in wins] == [
-        (GameKind.DAILY, 2, True, False),
-        (GameKind.SOLVE, 3, False, False),
+        ("daily", 2, True, False),
+        ("solve", 3, False, False),
     ]
     assert wins[0].finished_at <= wins[1].finished_at and wins[0].finished_at.tzinfo is not None
     assert [w.guesses for w in await store.wins(None, ALICE)] == [2, 3, 1]

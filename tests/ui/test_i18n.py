@@ -33,7 +33,7 @@ from bot.engine.errors import (
     StaleGame,
     WrongGameKind,
 )
-from bot.engine.game import GameKind, Variant
+from bot.engine.game import Variant
 from bot.engine.search import TooLarge, check_size
 from bot.modes import registry
 from bot.modes.play import rules as play_rules
@@ -297,12 +297,12 @@ def engine_errors() -> Iterator[tuple[BaseException, str]]:
     )
     yield ReviewNeedsPlay(), "Reviews are for games where you crack my code."
     yield (
-        GameAlreadyActive(1, GameKind.PLAY),
+        GameAlreadyActive(1, "play"),
         "A guessing game is already running in this channel. `/mastermind board` shows it; "
         "`/mastermind giveup` ends it.",
     )
     yield (
-        GameAlreadyActive(1, GameKind.SOLVE),
+        GameAlreadyActive(1, "solve"),
         "A solving game is already running in this channel. `/mastermind board` shows it; "
         "`/mastermind giveup` ends it.",
     )

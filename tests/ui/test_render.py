@@ -77,13 +77,12 @@ def test_solve_boards_offer_only_answers_the_guess_can_earn() -> None:
 
 
 def test_the_race_leaderboard_gives_averages_and_marks_hard_wins_and_hints() -> None:
-    from bot.engine.game import GameKind
     from bot.store import PlayerStats
     from bot.ui.i18n import ENGLISH, messages
 
     rows = [
-        PlayerStats(1, played=3, won=2, guesses=13, best=3, hard_won=1, kind=GameKind.RACE),
-        PlayerStats(2, played=2, won=0, guesses=9, hinted=1, kind=GameKind.RACE),
+        PlayerStats(1, played=3, won=2, guesses=13, best=3, hard_won=1, kind="race"),
+        PlayerStats(2, played=2, won=0, guesses=9, hinted=1, kind="race"),
     ]
     board = race_board.leaderboard(rows, t=ENGLISH)
     first, second = (board.description or "").splitlines()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import datetime
 
 from bot.charts.data import Distribution, distribution
@@ -94,7 +95,8 @@ async def give_up(store: Store, game_id: int, actor: Actor) -> Applied[core.EndO
 
 
 async def wins(
-    store: Store, guild_id: int | None, player_id: int, now: datetime
+    store: Store, guild_id: int | None, player_id: int, now: datetime, order: Sequence[str]
 ) -> Distribution | None:
-    """A player's wins by guesses (in a server, or everywhere), today's marked; None: no win."""
-    return distribution(await store.wins(guild_id, player_id), now.date())
+    """A player's wins by guesses (in a server, or everywhere) of the kinds in `order`, today's
+    marked; None: no win."""
+    return distribution(await store.wins(guild_id, player_id), now.date(), order)

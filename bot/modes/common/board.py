@@ -160,8 +160,9 @@ def average(record: PlayerStats, t: Messages) -> str:
     )
 
 
-def rules(*, t: Messages) -> discord.Embed:
-    """`/mastermind rules`: how the game scores, then a section per way to play."""
+def rules(modes: Sequence[tuple[str, str]], *, t: Messages) -> discord.Embed:
+    """`/mastermind rules`: how the game scores, a section per way to play (each mode's own,
+    `modes`: heading and text, in the registry's order), then what every mode shares."""
     embed = discord.Embed(title=t.gettext("How to play Mastermind"), colour=ACTIVE)
     embed.description = t.gettext(
         "One side hides a **code** of coloured pegs; the other cracks it by guessing. Every "
@@ -170,31 +171,11 @@ def rules(*, t: Messages) -> discord.Embed:
         "⚪ **white**: a right colour in the wrong place\n"
         "Repeated colours count exactly: a colour earns at most as many pegs as the code has."
     )
-    sections = (
+    shared = (
         (
-            t.gettext("You crack the bot's code"),
+            t.gettext("Harder, and help"),
             t.gettext(
-                "`/mastermind play` starts a game in this channel (options: pegs, colours, "
-                "guesses, duplicates, solo). Guess with `/mastermind guess code:RGBY`, or press "
-                "**Guess** on the board. Codes may be written `1122`, `RRGG`, "
-                "`red red green green` or with emoji."
-            ),
-        ),
-        (
-            t.gettext("The bot cracks yours"),
-            t.gettext(
-                "`/mastermind solve` and think of a code. Press the button with the pegs each "
-                "guess earns. Made a mistake? **Undo last answer**. With the default Knuth "
-                "strategy, 4 pegs and 6 colours never take more than 5 guesses."
-            ),
-        ),
-        (
-            t.gettext("Every day, together, harder"),
-            t.gettext(
-                "`/mastermind daily`: one code a day for everybody, played privately, with a "
-                "spoiler-free result to share and a streak to keep. `/mastermind race`: everyone "
-                "who joins cracks the same code on their own board; first to crack it wins. "
-                "`hard:true` (play, daily, race): every guess must fit every answer so far. "
+                "`hard:true`, where you guess: every guess must fit every answer so far. "
                 "**Hint** on a board tells how many codes are left, then a code worth guessing; "
                 "**Review** after a game compares each guess with Knuth's."
             ),
@@ -208,7 +189,7 @@ def rules(*, t: Messages) -> discord.Embed:
             ),
         ),
     )
-    for name, value in sections:
+    for name, value in (*modes, *shared):
         embed.add_field(name=name, value=value, inline=False)
     return embed
 

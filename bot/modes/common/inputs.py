@@ -7,7 +7,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.engine.game import GameKind, MoveKind, Variant
+from bot.engine.game import MoveKind, Variant
 from bot.engine.search import check_size
 from bot.engine.strategies import DEFAULT_STRATEGY, get_strategy
 from bot.interactions import boards, pictures, replies
@@ -142,12 +142,15 @@ async def stats(interaction: Interaction, player_id: int) -> None:
     embed = board.stats(player_id, fields, t=t)
     wins = None
     if bot.charts.enabled:
-        wins = await common.wins(bot.store, interaction.guild_id, player_id, bot.clock())
+        order = [mode.kind for mode in bot.modes()]
+        wins = await common.wins(bot.store, interaction.guild_id, player_id, bot.clock(), order)
         if wins is None:
             embed.set_footer(text=charts.no_wins(t))
     await interaction.response.send_message(embed=embed)
     if wins is not None:
-        await pictures.add(bot, charts.stats(wins, t), embed, interaction.edit_original_response)
+        looks = {mode.kind: mode.chart for mode in bot.modes()}
+        picture = charts.stats(wins, looks, t)
+        await pictures.add(bot, picture, embed, interaction.edit_original_response)
 
 
 @guarded
@@ -157,9 +160,10 @@ async def leaderboard(interaction: Interaction, games: str = "play") -> None:
     if interaction.guild_id is None:  # a DM or a group DM: no server to rank
         raise ServerOnly("leaderboard")
     bot = interaction.client
-    boards_of = {m.kind: m.leaderboard for m in bot.modes() if m.leaderboard is not None}
-    show = boards_of.get(games) or boards_of[GameKind.PLAY]  # a forged choice: play's
-    embed = await show(bot, interaction.guild_id, i18n.channel(interaction))
+    boards_of = [m.leaderboard for m in bot.modes() if m.leaderboard is not None]
+    kinds = [m.kind for m in bot.modes() if m.leaderboard is not None]
+    show = boards_of[kinds.index(games)] if games in kinds else boards_of[0]  # forged: the first
+    embed = await show.show(bot, interaction.guild_id, i18n.channel(interaction))
     await interaction.response.send_message(embed=embed)
 
 
@@ -170,11 +174,6 @@ DYNAMIC_ITEMS = (
 
 
 SIMULATE_COOLDOWN_SECONDS = 20.0
-LEADERBOARD_CHOICES = [
-    app_commands.Choice(name=slash.pgettext("leaderboard", "play"), value="play"),
-    app_commands.Choice(name=slash.pgettext("leaderboard", "daily (today)"), value="daily"),
-    app_commands.Choice(name=slash.pgettext("leaderboard", "race"), value="race"),
-]
 
 
 # Installed to servers and to users; usable in servers, in DMs with the bot and in group
@@ -225,7 +224,9 @@ class CommonInputs(
         description=slash.gettext("How to play, and every command."),
     )
     async def rules_command(self, interaction: Interaction) -> None:
-        rules = board.rules(t=i18n.person(interaction))
+        t = i18n.person(interaction)
+        sections = [(m.rules.title(t), m.rules.text(t)) for m in self.bot.modes()]
+        rules = board.rules(sections, t=t)
         await interaction.response.send_message(embed=rules, ephemeral=True)
 
     @app_commands.command(
@@ -268,6 +269,6 @@ class CommonInputs(
     )
     @app_commands.rename(games=slash.pgettext("option", "games"))
     @app_commands.describe(games=slash.gettext("Which games (default: play)"))
-    @app_commands.choices(games=LEADERBOARD_CHOICES)
+    # its choices are the modes' (`registry.install`, `bot.interactions.cogs.offer_choices`)
     async def leaderboard_command(self, interaction: Interaction, games: str = "play") -> None:
         await leaderboard(interaction, games)

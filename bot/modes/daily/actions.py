@@ -14,9 +14,9 @@ from datetime import date, datetime, timedelta
 from bot.engine.actor import Actor
 from bot.engine.codes import Code
 from bot.engine.errors import AlreadyPlayed, GameOver, NotHere, NotYourGame, OwnerReason
-from bot.engine.game import EndOutcome, Game, GameKind, GuessOutcome, Variant
+from bot.engine.game import EndOutcome, Game, GuessOutcome, Variant
 from bot.modes.daily import rules as days
-from bot.modes.daily.rules import DailyGame
+from bot.modes.daily.rules import KIND, DailyGame
 from bot.store import Result, Store
 
 KEY_META = "daily:key"
@@ -130,17 +130,17 @@ def day_of(puzzle: int) -> date:
 
 async def record(store: Store, user_id: int, now: datetime) -> days.Streak:
     """A player's days played and solved and their streaks, as of today."""
-    results = await store.results(GameKind.DAILY, user_id)
+    results = await store.results(KIND, user_id)
     return days.streak(((day_of(r.puzzle), r.won) for r in results), Day.at(now).day)
 
 
 async def result_of(store: Store, user_id: int, puzzle: int) -> Result | None:
     """The player's finished game of daily `puzzle`, if any."""
-    results = await store.results(GameKind.DAILY, user_id)
+    results = await store.results(KIND, user_id)
     return next((r for r in results if r.puzzle == puzzle), None)
 
 
 async def leaderboard(store: Store, guild_id: int, now: datetime) -> tuple[Day, list[Result]]:
     """Today's finished daily games of a server, best first."""
     today = Day.at(now)
-    return today, await store.ranking(GameKind.DAILY, guild_id, today.puzzle)
+    return today, await store.ranking(KIND, guild_id, today.puzzle)

@@ -282,3 +282,21 @@ ERRORS: ErrorWords = {
     ),
 }
 """The daily mode's refusals in words (the store raises `AlreadyPlayed`)."""
+
+
+def chart_name(t: Messages) -> str:
+    """The daily mode's games as a chart's legend names them."""
+    return t.pgettext("chart", "daily")
+
+
+def rules_title(t: Messages) -> str:
+    """The heading of the daily mode's section of `/mastermind rules`."""
+    return t.gettext("Every day")
+
+
+def rules_text(t: Messages) -> str:
+    """The daily mode's section of `/mastermind rules`."""
+    return t.gettext(
+        "`/mastermind daily`: one code a day for everybody, played privately, with a "
+        "spoiler-free result to share and a streak to keep."
+    )

@@ -16,23 +16,24 @@ import re
 import discord
 from discord import app_commands
 
+from bot.charts.style import OKABE_ITO
 from bot.engine.codes import Code
 from bot.engine.errors import NotHere
-from bot.engine.game import EndOutcome, GameKind
+from bot.engine.game import EndOutcome
 from bot.interactions import private, replies
 from bot.interactions.cogs import ModeInputs
-from bot.interactions.context import Host, Interaction
+from bot.interactions.context import Host, Interaction, LeaderboardSpec, ModeSpec, RulesSection
 from bot.interactions.items import on_click
 from bot.interactions.options import shared_options
 from bot.interactions.private import Picked
 from bot.interactions.replies import actor, guarded
-from bot.interactions.spec import ModeSpec
 from bot.modes.daily import actions as daily
 from bot.modes.daily import board as drawn
 from bot.modes.daily.record import DailyRecord
-from bot.modes.daily.rules import DailyGame
+from bot.modes.daily.rules import KIND, DailyGame
 from bot.ui import i18n
 from bot.ui.boards import Drawn, Field
+from bot.ui.charts import ChartLook
 from bot.ui.i18n import Messages, slash
 
 
@@ -164,7 +165,7 @@ class DailyInputs(ModeInputs):
 
 async def record(bot: Host, guild_id: int | None, user_id: int, t: Messages) -> list[Field]:
     """The daily part of `/mastermind stats`: everywhere, since a streak follows the player."""
-    played = await bot.store.player_stats(None, user_id, GameKind.DAILY)
+    played = await bot.store.player_stats(None, user_id, KIND)
     streak = await daily.record(bot.store, user_id, bot.clock())
     return [drawn.record_field(streak, played, t=t)]
 
@@ -176,14 +177,15 @@ async def leaderboard(bot: Host, guild_id: int, t: Messages) -> discord.Embed:
 
 
 MODE = ModeSpec(
-    GameKind.DAILY,
     DailyRecord(),
     DailyInputs,
     drawn.draw,
     drawn.confirm,
     drawn.ended,
+    chart=ChartLook(drawn.chart_name, OKABE_ITO["bluish green"]),
+    rules=RulesSection(drawn.rules_title, drawn.rules_text),
     record=record,
-    leaderboard=leaderboard,
+    leaderboard=LeaderboardSpec(slash.pgettext("leaderboard", "daily (today)"), leaderboard),
     errors=drawn.ERRORS,
 )
 """The daily mode, as the registry lists it."""

@@ -6,15 +6,15 @@ from collections.abc import Mapping
 from typing import Any
 
 from bot.engine.game import Game, Variant
-from bot.modes.daily.rules import DailyGame
+from bot.modes.daily.rules import KIND, DailyGame
 from bot.modes.play.record import PlayRecord
-from bot.store.codec import Record
+from bot.store.codec import KindCodec, Record
 
 
-class DailyRecord:
+class DailyRecord(KindCodec[DailyGame]):
     """The daily mode's columns (`bot.store.codec.KindCodec`)."""
 
-    plays_alone = False
+    kind = KIND
 
     def columns(self, game: DailyGame) -> Record:
         return {**PlayRecord().columns(game), "puzzle": game.puzzle}

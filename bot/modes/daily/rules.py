@@ -17,7 +17,7 @@ from typing import ClassVar
 
 from bot.engine import game as core
 from bot.engine.codes import Code, CodeSpace
-from bot.engine.game import EndOutcome, GameKind, GuessOutcome, Reach, Secret, Variant
+from bot.engine.game import EndOutcome, GuessOutcome, Reach, Secret, Variant
 from bot.modes.play import rules as play
 from bot.modes.play.rules import PlayGame
 
@@ -25,6 +25,10 @@ FIRST_DAY = date(2026, 1, 1)
 """Puzzle #1. Fixed for ever: changing it renumbers every past result."""
 
 KEY_BYTES = 32
+
+
+KIND = "daily"
+"""The daily mode's registered name: its games' `kind` in the store and in the registry."""
 
 
 def today(now: datetime) -> date:
@@ -91,7 +95,7 @@ class DailyGame(PlayGame):
     """One player's game on the day's shared secret (`puzzle` numbers the UTC day); played
     privately, once per player and day."""
 
-    kind: ClassVar[GameKind] = GameKind.DAILY
+    kind: ClassVar[str] = KIND
     owner_ends_only: ClassVar[bool] = True  # a moderator ending it would cost them the day
 
     puzzle: int

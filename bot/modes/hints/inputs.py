@@ -9,10 +9,9 @@ from __future__ import annotations
 
 from bot.interactions import boards, replies
 from bot.interactions.cogs import ModeInputs
-from bot.interactions.context import Interaction
+from bot.interactions.context import Feature, Interaction
 from bot.interactions.items import on_click
 from bot.interactions.replies import guarded
-from bot.interactions.spec import Feature
 from bot.modes.hints import actions as hints
 from bot.modes.hints import board
 from bot.ui import i18n

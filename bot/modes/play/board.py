@@ -194,3 +194,23 @@ ERRORS: ErrorWords = {
     ),
 }
 """The play mode's refusals in words."""
+
+
+def chart_name(t: Messages) -> str:
+    """The play mode's games as a chart's legend names them."""
+    return t.pgettext("chart", "play")
+
+
+def rules_title(t: Messages) -> str:
+    """The heading of the play mode's section of `/mastermind rules`."""
+    return t.gettext("You crack the bot's code")
+
+
+def rules_text(t: Messages) -> str:
+    """The play mode's section of `/mastermind rules`."""
+    return t.gettext(
+        "`/mastermind play` starts a game in this channel (options: pegs, colours, "
+        "guesses, duplicates, solo). Guess with `/mastermind guess code:RGBY`, or press "
+        "**Guess** on the board. Codes may be written `1122`, `RRGG`, "
+        "`red red green green` or with emoji."
+    )

@@ -11,21 +11,23 @@ from __future__ import annotations
 import discord
 from discord import app_commands
 
+from bot.charts.style import OKABE_ITO
 from bot.engine.codes import Code
 from bot.engine.errors import BadChoice
-from bot.engine.game import GameKind, Status, Variant
+from bot.engine.game import Status, Variant
 from bot.interactions import boards, private, replies
 from bot.interactions.cogs import ModeInputs
-from bot.interactions.context import Host, Interaction
+from bot.interactions.context import Host, Interaction, LeaderboardSpec, ModeSpec, RulesSection
 from bot.interactions.items import on_choice, on_click
 from bot.interactions.options import Colours, Guesses, Pegs, shared_options, variant
 from bot.interactions.replies import actor, guarded
-from bot.interactions.spec import ModeSpec
 from bot.modes.play import actions as play
 from bot.modes.play import board
 from bot.modes.play.record import PlayRecord
+from bot.modes.play.rules import KIND
 from bot.ui import components, i18n, ids, text
 from bot.ui.boards import Field
+from bot.ui.charts import ChartLook
 from bot.ui.errors import Unpicked
 from bot.ui.i18n import Messages, slash
 
@@ -159,13 +161,13 @@ async def _guess_and_report(
 
 async def record(bot: Host, guild_id: int | None, user_id: int, t: Messages) -> list[Field]:
     """The play part of `/mastermind stats`: the player's play games in this server."""
-    played = await bot.store.player_stats(guild_id, user_id, GameKind.PLAY)
+    played = await bot.store.player_stats(guild_id, user_id, KIND)
     return board.record_fields(played, t=t)
 
 
 async def leaderboard(bot: Host, guild_id: int, t: Messages) -> discord.Embed:
     """`/mastermind leaderboard` of play games."""
-    return board.leaderboard(await bot.store.leaderboard(guild_id, kind=GameKind.PLAY), t=t)
+    return board.leaderboard(await bot.store.leaderboard(guild_id, kind=KIND), t=t)
 
 
 # --- the inputs discord.py routes here by custom_id --------------------------------------------
@@ -216,15 +218,16 @@ class PlayInputs(ModeInputs):
 
 
 MODE = ModeSpec(
-    GameKind.PLAY,
     PlayRecord(),
     PlayInputs,
     board.draw,
     board.confirm,
     board.ended,
+    chart=ChartLook(board.chart_name, OKABE_ITO["blue"]),
+    rules=RulesSection(board.rules_title, board.rules_text),
     guess=guess_typed,
     record=record,
-    leaderboard=leaderboard,
+    leaderboard=LeaderboardSpec(slash.pgettext("leaderboard", "play"), leaderboard),
     errors=board.ERRORS,
 )
 """The play mode, as the registry lists it."""

@@ -6,14 +6,14 @@ from collections.abc import Mapping
 from typing import Any
 
 from bot.engine.game import Game, Variant
-from bot.modes.play.rules import PlayGame
-from bot.store.codec import Record, secret_column, secret_of
+from bot.modes.play.rules import KIND, PlayGame
+from bot.store.codec import KindCodec, Record, secret_column, secret_of
 
 
-class PlayRecord:
+class PlayRecord(KindCodec[PlayGame]):
     """The play mode's columns (`bot.store.codec.KindCodec`)."""
 
-    plays_alone = False
+    kind = KIND
 
     def columns(self, game: PlayGame) -> Record:
         return {

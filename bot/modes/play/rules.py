@@ -13,9 +13,12 @@ from typing import ClassVar, Unpack
 from bot.engine import game as core
 from bot.engine.codes import Code
 from bot.engine.errors import NotYourGame, OwnerReason, WrongGameKind
-from bot.engine.game import Derived, GameKind, GuessOutcome, Move, MoveKind, Reach, Status, Variant
+from bot.engine.game import Derived, GuessOutcome, Move, MoveKind, Reach, Status, Variant
 from bot.engine.hard import Clue
 from bot.modes.common.rules import Header, SecretGame, clues, on_secret, scored
+
+KIND = "play"
+"""The play mode's registered name: its games' `kind` in the store and in the registry."""
 
 
 class NotAPlayGame(WrongGameKind, code="not-a-play-game"):
@@ -42,7 +45,7 @@ class HintOutcome:
 class PlayGame(SecretGame):
     """The bot holds the secret; players in the channel (or only the starter, solo) guess it."""
 
-    kind: ClassVar[GameKind] = GameKind.PLAY
+    kind: ClassVar[str] = KIND
 
     solo: bool = False
 

@@ -16,7 +16,7 @@ from bot.engine import game as core
 from bot.engine.actor import Actor
 from bot.engine.codes import Code
 from bot.engine.errors import GameError, GameOver
-from bot.engine.game import GameKind, MoveKind, Variant
+from bot.engine.game import MoveKind, Variant
 from bot.modes.common.actions import (
     game_here,
     here,
@@ -26,7 +26,7 @@ from bot.modes.common.actions import (
     started_by,
 )
 from bot.modes.race import rules
-from bot.modes.race.rules import NotARace, NotInRace, RaceGame, RaceStarted
+from bot.modes.race.rules import KIND, NotARace, NotInRace, RaceGame, RaceStarted
 from bot.store import AlreadyApplied, Applied, Store
 
 JOIN_SECONDS = (10, 300, 60)
@@ -156,4 +156,4 @@ async def tick(store: Store, game_id: int, now: float) -> tuple[RaceGame, MoveKi
 
 async def running(store: Store) -> list[RaceGame]:
     """Every race the clock still has to start or end."""
-    return [game for game in await store.running(GameKind.RACE) if isinstance(game, RaceGame)]
+    return [game for game in await store.running(KIND) if isinstance(game, RaceGame)]

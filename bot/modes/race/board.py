@@ -427,3 +427,21 @@ ERRORS: ErrorWords = {
     ),
 }
 """The race mode's refusals in words."""
+
+
+def chart_name(t: Messages) -> str:
+    """The race mode's games as a chart's legend names them."""
+    return t.pgettext("chart", "race")
+
+
+def rules_title(t: Messages) -> str:
+    """The heading of the race mode's section of `/mastermind rules`."""
+    return t.gettext("Together")
+
+
+def rules_text(t: Messages) -> str:
+    """The race mode's section of `/mastermind rules`."""
+    return t.gettext(
+        "`/mastermind race`: everyone who joins cracks the same code on their own "
+        "board; first to crack it wins."
+    )

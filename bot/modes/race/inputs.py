@@ -23,25 +23,26 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.charts.style import OKABE_ITO
 from bot.engine.codes import Code
-from bot.engine.game import GameKind, GuessOutcome, MoveKind, Reach, Variant
+from bot.engine.game import GuessOutcome, MoveKind, Reach, Variant
 from bot.interactions import boards, private, replies
 from bot.interactions.cogs import ModeInputs
-from bot.interactions.context import Host, Interaction
+from bot.interactions.context import Host, Interaction, LeaderboardSpec, ModeSpec, RulesSection
 from bot.interactions.items import on_click
 from bot.interactions.options import Colours, Guesses, Pegs, shared_options, variant
 from bot.interactions.private import Picked
 from bot.interactions.reach import reach_of
 from bot.interactions.replies import actor, guarded
-from bot.interactions.spec import ModeSpec
 from bot.modes.race import actions as race
 from bot.modes.race import board as drawn
 from bot.modes.race.actions import JOIN_SECONDS, RACE_MINUTES
 from bot.modes.race.record import RaceRecord
-from bot.modes.race.rules import RaceGame, RaceNotStarted, clock_move
+from bot.modes.race.rules import KIND, RaceGame, RaceNotStarted, clock_move
 from bot.store import Applied, Board, Held, always
 from bot.ui import i18n
 from bot.ui.boards import Drawn, Field
+from bot.ui.charts import ChartLook
 from bot.ui.i18n import Messages, slash
 
 log = logging.getLogger(__name__)
@@ -306,13 +307,13 @@ RaceMinutes = app_commands.Range[int, RACE_MINUTES[0], RACE_MINUTES[1]]
 
 async def record(bot: Host, guild_id: int | None, user_id: int, t: Messages) -> list[Field]:
     """The race part of `/mastermind stats`: the player's races in this server."""
-    raced = await bot.store.player_stats(guild_id, user_id, GameKind.RACE)
+    raced = await bot.store.player_stats(guild_id, user_id, KIND)
     return [drawn.record_field(raced, t=t)]
 
 
 async def leaderboard(bot: Host, guild_id: int, t: Messages) -> discord.Embed:
     """`/mastermind leaderboard games:race`."""
-    return drawn.leaderboard(await bot.store.leaderboard(guild_id, kind=GameKind.RACE), t=t)
+    return drawn.leaderboard(await bot.store.leaderboard(guild_id, kind=KIND), t=t)
 
 
 # --- the inputs discord.py routes here by custom_id --------------------------------------------
@@ -393,15 +394,16 @@ class RaceInputs(ModeInputs):
 
 
 MODE = ModeSpec(
-    GameKind.RACE,
     RaceRecord(),
     RaceInputs,
     drawn.draw,
     drawn.confirm,
     drawn.ended,
+    chart=ChartLook(drawn.chart_name, OKABE_ITO["reddish purple"]),
+    rules=RulesSection(drawn.rules_title, drawn.rules_text),
     guess=guess_command,
     record=record,
-    leaderboard=leaderboard,
+    leaderboard=LeaderboardSpec(slash.pgettext("leaderboard", "race"), leaderboard),
     errors=drawn.ERRORS,
 )
 """The race mode, as the registry lists it."""

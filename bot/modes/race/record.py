@@ -3,17 +3,20 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, ClassVar
 
 from bot.engine.game import Game, Variant
-from bot.modes.race.rules import RaceGame
-from bot.store.codec import Record, secret_column, secret_of, whole
+from bot.modes.race.rules import KIND, RaceGame
+from bot.store.codec import KindCodec, Record, secret_column, secret_of, whole
 
 
-class RaceRecord:
+class RaceRecord(KindCodec[RaceGame]):
     """The race mode's columns (`bot.store.codec.KindCodec`)."""
 
+    kind = KIND
+
     plays_alone = True
+    own_columns: ClassVar[Mapping[str, object]] = {"lobby_until": None, "race_until": None}
 
     def columns(self, game: RaceGame) -> Record:
         return {

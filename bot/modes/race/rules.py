@@ -20,9 +20,12 @@ from bot.engine.errors import (
     StaleGame,
     WrongGameKind,
 )
-from bot.engine.game import Derived, GameKind, GuessOutcome, Move, MoveKind, Status, Variant
+from bot.engine.game import Derived, GuessOutcome, Move, MoveKind, Status, Variant
 from bot.engine.hard import Clue
 from bot.modes.common.rules import Header, SecretGame, clues, on_secret, scored
+
+KIND = "race"
+"""The race mode's registered name: its games' `kind` in the store and in the registry."""
 
 
 class NotInRace(GameError, code="not-in-race"):
@@ -115,7 +118,7 @@ class RaceGame(SecretGame):
     a restarted bot knows both. The bot's clock asks `clock_move` what is due.
     """
 
-    kind: ClassVar[GameKind] = GameKind.RACE
+    kind: ClassVar[str] = KIND
 
     lobby_until: int
     race_until: int

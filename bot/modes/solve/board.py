@@ -242,3 +242,22 @@ ERRORS: ErrorWords = {
     ),
 }
 """The solve mode's refusals in words."""
+
+
+def chart_name(t: Messages) -> str:
+    """The solve mode's games as a chart's legend names them."""
+    return t.pgettext("chart", "solve")
+
+
+def rules_title(t: Messages) -> str:
+    """The heading of the solve mode's section of `/mastermind rules`."""
+    return t.gettext("The bot cracks yours")
+
+
+def rules_text(t: Messages) -> str:
+    """The solve mode's section of `/mastermind rules`."""
+    return t.gettext(
+        "`/mastermind solve` and think of a code. Press the button with the pegs each "
+        "guess earns. Made a mistake? **Undo last answer**. With the default Knuth "
+        "strategy, 4 pegs and 6 colours never take more than 5 guesses."
+    )

@@ -6,23 +6,24 @@ from __future__ import annotations
 
 from discord import app_commands
 
+from bot.charts.style import OKABE_ITO
 from bot.engine.errors import BadChoice
-from bot.engine.game import GameKind, Variant, require
+from bot.engine.game import Variant, require
 from bot.engine.strategies import DEFAULT_STRATEGY
 from bot.interactions import boards, replies
 from bot.interactions.cogs import ModeInputs
-from bot.interactions.context import Host, Interaction
+from bot.interactions.context import Host, Interaction, ModeSpec, RulesSection
 from bot.interactions.items import Input, on_click
 from bot.interactions.options import STRATEGY_CHOICES, Colours, Pegs, shared_options, variant
 from bot.interactions.replies import actor, guarded
-from bot.interactions.spec import ModeSpec
 from bot.modes.common import actions as common
 from bot.modes.solve import actions as solve
 from bot.modes.solve import board
 from bot.modes.solve.record import SolveRecord
-from bot.modes.solve.rules import SolveGame
+from bot.modes.solve.rules import KIND, SolveGame
 from bot.ui import i18n
 from bot.ui.boards import Field
+from bot.ui.charts import ChartLook
 from bot.ui.i18n import Messages, slash
 
 
@@ -136,7 +137,7 @@ async def _show(interaction: Interaction, step: solve.SolveStep) -> None:
 
 async def record(bot: Host, guild_id: int | None, user_id: int, t: Messages) -> list[Field]:
     """The solve part of `/mastermind stats`: the codes the player held for the bot."""
-    return [board.record_field(await bot.store.solve_stats(guild_id, user_id), t=t)]
+    return [board.record_field(await bot.store.player_stats(guild_id, user_id, KIND), t=t)]
 
 
 # --- the inputs discord.py routes here by custom_id --------------------------------------------
@@ -188,13 +189,14 @@ class SolveInputs(ModeInputs):
 
 
 MODE = ModeSpec(
-    GameKind.SOLVE,
     SolveRecord(),
     SolveInputs,
     board.draw,
     board.confirm,
     board.ended,
-    solve.remaining,
+    chart=ChartLook(board.chart_name, OKABE_ITO["orange"]),
+    rules=RulesSection(board.rules_title, board.rules_text),
+    count=solve.remaining,
     record=record,
     errors=board.ERRORS,
 )

@@ -20,8 +20,11 @@ from bot.engine.errors import (
     OwnerReason,
     WrongGameKind,
 )
-from bot.engine.game import Derived, GameKind, Move, MoveKind, Reach, Status, Variant
+from bot.engine.game import Derived, Move, MoveKind, Reach, Status, Variant
 from bot.modes.common.rules import Header
+
+KIND = "solve"
+"""The solve mode's registered name: its games' `kind` in the store and in the registry."""
 
 
 class NoGuessToAnswer(GameError, code="no-guess-to-answer"):
@@ -64,7 +67,7 @@ class UndoOutcome:
 class SolveGame(core.BaseGame):
     """The player holds a code in their head; the bot guesses and the player answers."""
 
-    kind: ClassVar[GameKind] = GameKind.SOLVE
+    kind: ClassVar[str] = KIND
 
     strategy: str
 
