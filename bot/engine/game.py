@@ -38,6 +38,7 @@ class Status(StrEnum):
     WON = "won"  # play: a player found the secret
     LOST = "lost"  # play: out of guesses
     SOLVED = "solved"  # solve: the bot found the player's code
+    DRAW = "draw"  # both sides did equally well: nobody won
     ABANDONED = "abandoned"  # given up or timed out
 
 

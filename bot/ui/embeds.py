@@ -16,12 +16,14 @@ ACTIVE = discord.Colour.blurple()
 WON = discord.Colour.green()
 LOST = discord.Colour.red()
 ENDED = discord.Colour.dark_grey()
+DRAWN = discord.Colour.gold()
 
 STATUS_COLOUR = {
     Status.ACTIVE: ACTIVE,
     Status.WON: WON,
     Status.SOLVED: WON,
     Status.LOST: LOST,
+    Status.DRAW: DRAWN,
     Status.ABANDONED: ENDED,
 }
 

@@ -93,3 +93,13 @@ def test_the_race_leaderboard_gives_averages_and_marks_hard_wins_and_hints() -> 
     assert "średnio 4,3 próby" in (polish.description or "")
     plain = play_board.leaderboard([replace(rows[0], hard_won=0)], t=ENGLISH)
     assert plain.footer.text is None and "average" not in (plain.description or "")
+
+
+def test_every_status_a_game_can_end_in_has_its_board_colour() -> None:
+    """A game may end even (a draw: nobody won); each status draws in a colour of its own."""
+    from bot.engine.game import Status
+    from bot.ui import embeds
+
+    assert Status("draw") is Status.DRAW
+    assert set(embeds.STATUS_COLOUR) == set(Status)
+    assert embeds.STATUS_COLOUR[Status.DRAW] not in (embeds.WON, embeds.LOST, embeds.ENDED)
