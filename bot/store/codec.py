@@ -53,6 +53,9 @@ class KindCodec(Protocol[GameIn]):
     the shared one (guesses in finished games) does not count it."""
     wins: ClassVar[str | None] = None
     """Its own wins for the guess distribution, added to the shared query (`UNION ALL`)."""
+    queries: ClassVar[Mapping[str, str]] = {}
+    """Its own read queries by name, for what its records show beyond the shared counts
+    (`Store.kind_rows`; `:kind` is its name, the other parameters are the caller's)."""
 
     def columns(self, game: GameIn) -> Record:
         """The kind's columns (shared `KIND_COLUMNS` or its `own_columns`); the rest are

@@ -155,6 +155,14 @@ class Store(Protocol):
         """A guild's players, most wins first, then the best game, then fewest games played."""
         ...
 
+    async def kind_rows(
+        self, kind: str, query: str, params: Mapping[str, object]
+    ) -> list[dict[str, Any]]:
+        """The rows of a kind's own read query (`KindCodec.queries[query]`, with `params` and
+        `:kind`), as plain dicts: what a mode's record shows beyond the shared counts.
+        KeyError for a query the kind does not declare."""
+        ...
+
     async def history(
         self,
         *,

@@ -242,6 +242,13 @@ class SqlStore:
             lambda session: stats_queries.leaderboard(session, guild_id, limit, kind)
         )
 
+    async def kind_rows(
+        self, kind: str, query: str, params: Mapping[str, object]
+    ) -> list[dict[str, Any]]:
+        return await self._read(
+            lambda session: stats_queries.kind_rows(session, kind, query, params)
+        )
+
     async def history(self, **where: Unpack[HistoryFilter]) -> list[values.HistoryEntry]:
         return await self._read(
             lambda session: stats_queries.history(session, self.dialect, **where)

@@ -3,8 +3,9 @@ each one query in the store's one SQL (the dialect adds only how to subtract two
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from functools import cache
-from typing import TypedDict, Unpack
+from typing import Any, TypedDict, Unpack
 
 from bot.store import codec, game_rows
 from bot.store.dialect import Dialect, Row, Session
@@ -68,6 +69,14 @@ async def player_stats(
     rows = await session.fetch(sql, params)
     found = (_player(row, kind) for row in rows if row["played"])
     return next(found, PlayerStats(user_id, kind=kind))
+
+
+async def kind_rows(
+    session: Session, kind: str, query: str, params: Mapping[str, object]
+) -> list[dict[str, Any]]:
+    """The rows of `kind`'s own read query `query` (`KindCodec.queries`), as plain dicts."""
+    sql = codec.of(kind).queries[query]
+    return [dict(row) for row in await session.fetch(sql, {**params, "kind": kind})]
 
 
 async def leaderboard(session: Session, guild_id: int, limit: int, kind: str) -> list[PlayerStats]:
