@@ -137,8 +137,9 @@ class MastermindBot(Host):
         once, and a move that needs the solver meanwhile waits for it, not for an error."""
         if not cache.warm:
             log.info(
-                "compiling the solver, once per install, about %d s (cache: %s); the bot "
-                "answers meanwhile, and a move that needs the solver waits for it",
+                "compiling the solver, %s, about %d s (cache: %s); the bot answers meanwhile, "
+                "and a move that needs the solver waits for it",
+                "once per install" if cache.problem is None else "for this run only",
                 cache_dir.COMPILE_SECONDS,
                 cache.path,
             )

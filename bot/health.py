@@ -10,10 +10,13 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
+
+log = logging.getLogger(__name__)
 
 BEAT_SECONDS = 30.0
 STALE_SECONDS = 90.0
@@ -23,14 +26,28 @@ STALE_SECONDS = 90.0
 async def beat(path: Path, connected: Callable[[], bool]) -> None:
     """Touch `path` every BEAT_SECONDS while `connected()` (looking every second while not);
     until cancelled, then remove it."""
+    failing = False
     try:
         while True:
             if not connected():
                 await asyncio.sleep(1.0)
                 continue
-            with contextlib.suppress(OSError):  # a health check, never a reason to stop
+            try:  # a health check, never a reason to stop; but never silent either
                 path.parent.mkdir(parents=True, exist_ok=True)
                 path.touch()
+            except OSError as error:
+                if not failing:
+                    log.warning(
+                        "cannot write the health file %s (%s): the health check will call the "
+                        "bot unhealthy; give --health-file a path this user can write",
+                        path,
+                        error.strerror or error,
+                    )
+                failing = True
+            else:
+                if failing:
+                    log.info("the health file %s is written again", path)
+                failing = False
             await asyncio.sleep(BEAT_SECONDS)
     finally:
         with contextlib.suppress(OSError):

@@ -92,7 +92,12 @@ def test_dotenv_is_read_from_the_working_directory_only(tmp_path: Path) -> None:
     without = subprocess.run(
         [sys.executable, "-c", script], cwd=elsewhere, env=env, capture_output=True, text=True
     )
-    assert f"looked in {elsewhere / '.env'}: it is not there" in without.stderr
+    assert f"looked in {elsewhere / '.env'}: it has no DISCORD_TOKEN line" in without.stderr
+    (elsewhere / ".env").write_text((ROOT / ".env.example").read_text())  # the quick start's
+    empty = subprocess.run(
+        [sys.executable, "-c", script], cwd=elsewhere, env=env, capture_output=True, text=True
+    )
+    assert f"looked in {elsewhere / '.env'}: its DISCORD_TOKEN= line is empty" in empty.stderr
 
 
 def _example() -> dict[str, str]:

@@ -180,3 +180,23 @@ async def test_the_running_bot_is_healthy_and_a_stopped_one_is_not(
     assert await bot.stop(15.0) == 0
     assert not beat.exists()  # removed on a clean stop
     assert await asyncio.to_thread(_health, beat) == 1
+
+
+async def test_a_health_file_that_cannot_be_written_is_said_once(
+    fake_discord: FakeDiscord, tmp_path: Path
+) -> None:
+    """Not ignored in silence: else the container turns unhealthy with nothing in the log."""
+    blocker = tmp_path / "a-file"
+    blocker.write_text("not a folder")
+    beat = blocker / "mastermind-bot.health"
+    env = {"DATABASE_PATH": str(tmp_path / "m.db"), "DEV_GUILD_ID": "", "LOG_LEVEL": "INFO"}
+    bot = await fake_discord.spawn_bot(env=env, args=["run", "--health-file", str(beat)])
+    await bot.wait_ready(timeout=15.0)
+    for _ in range(100):
+        if "cannot write the health file" in bot.output:
+            break
+        await asyncio.sleep(0.1)
+    assert await bot.stop(15.0) == 0
+    warnings = [line for line in bot.output.splitlines() if " WARNING " in line]
+    assert len(warnings) == 1, bot.output
+    assert f"cannot write the health file {beat} (" in warnings[0]

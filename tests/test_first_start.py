@@ -161,7 +161,8 @@ async def test_a_cache_that_cannot_be_made_is_one_warning_not_a_crash(
     blocker.write_text("not a folder")
     bot = await fake_discord.spawn_bot(env=_env(tmp_path, blocker / "numba"))
     await bot.wait_ready(timeout=15.0, commands=True)
-    assert "compiling the solver, once per install" in bot.output
+    assert "compiling the solver, for this run only" in bot.output
+    assert "once per install" not in bot.output  # the WARNING said every start compiles
     assert await _stopped(bot, "SIGTERM") == 0
     assert _levels(bot.output).count("WARNING") == 1, bot.output
     assert "Not a directory" in bot.output
@@ -228,3 +229,30 @@ async def test_a_start_after_a_first_start_killed_mid_compile_says_it_compiles(
     assert f"compiling the solver, once per install, about {COMPILE_SECONDS} s" in second.output
     assert await _stopped(second, "SIGTERM") == 0
     _assert_clean(second.output)
+
+
+async def test_a_home_that_cannot_be_written_leaves_charts_quiet(
+    fake_discord: FakeDiscord, tmp_path: Path
+) -> None:
+    """matplotlib keeps its cache beside the solver's, not under a HOME a service user may
+    not have: no raw lines from the chart worker (#31)."""
+    blocker = tmp_path / "a-file"
+    blocker.write_text("not a folder")
+    env = _env(tmp_path, _warm_copy(tmp_path))
+    env.update(HOME=str(blocker / "home"), XDG_CACHE_HOME="", XDG_CONFIG_HOME="", MPLCONFIGDIR="")
+    bot = await fake_discord.spawn_bot(env=env)
+    await bot.wait_ready(timeout=15.0, commands=True)
+    options = {"pegs": 3, "colours": 4}
+    chart = await (
+        await fake_discord.slash("general", "alice", "mastermind", "simulate", options=options)
+    ).settled(timeout=30.0)
+    assert "every secret" in chart.text
+    kept = tmp_path / "warm-cache" / "matplotlib"
+    for _ in range(600):  # the chart worker's first import lists the fonts (slow when loaded)
+        if any(kept.glob("fontlist*")):
+            break
+        await asyncio.sleep(0.1)
+    assert await _stopped(bot, "SIGTERM") == 0
+    assert "atplotlib" not in bot.output and "mkdir" not in bot.output, bot.output
+    assert any(kept.glob("fontlist*")), bot.output  # its font list, kept for the next start
+    _assert_clean(bot.output)

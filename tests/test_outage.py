@@ -60,6 +60,7 @@ async def test_an_outage_is_one_warning_and_one_info_when_back(
     bot.send_signal(signal.SIGTERM)
     assert await bot.wait(STOP_SECONDS) == 0
     output = bot.output
+    assert re.search(r"ready as Mastermind in 1 server$", output, re.MULTILINE), output
     assert "Traceback" not in output and not _lines(output, "ERROR"), output
     warnings = _lines(output, "WARNING")
     assert len(warnings) == 1 and "lost the connection to Discord" in warnings[0], output

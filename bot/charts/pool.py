@@ -11,9 +11,11 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import os
 
 from bot.charts import jobs
 from bot.charts.spec import Chart
+from bot.engine import cache_dir
 from bot.worker_processes import WorkerProcesses
 
 log = logging.getLogger(__name__)
@@ -21,6 +23,11 @@ log = logging.getLogger(__name__)
 WAIT_SECONDS = 2.0
 """The longest an answer waits for its chart (a drawing takes well under 0.3 s; a cold worker
 imports matplotlib first, in about a second)."""
+
+
+MATPLOTLIB_VARIABLE = "MPLCONFIGDIR"
+"""matplotlib's config and font cache; by default under HOME, which a service user may not
+have (it then prints raw warnings from the worker and rebuilds its font list every start)."""
 
 
 class ChartPool:
@@ -32,6 +39,8 @@ class ChartPool:
         self.limit = in_flight
         self._waiting = 0
         self._workers = WorkerProcesses("chart", workers) if enabled else None
+        if enabled and not os.environ.get(MATPLOTLIB_VARIABLE):  # before its worker starts
+            os.environ[MATPLOTLIB_VARIABLE] = str(cache_dir.current() / "matplotlib")
 
     async def warm_up(self) -> None:
         """Start the worker and import matplotlib there, so the first chart is as quick as any."""

@@ -10,7 +10,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from dotenv import load_dotenv
+from dotenv import dotenv_values, load_dotenv
 
 from bot.config.rows import (
     ConfigError,
@@ -216,10 +216,21 @@ class Settings:
         except MissingSetting as error:
             if dotenv is None:
                 raise
-            found = "it is not there" if dotenv.is_file() else "no such file"
+            found = _found(dotenv, error)
             raise MissingSetting(f"{error} (looked in {dotenv}: {found}.)") from None
         _check_shards(settings, environ.get("SHARD_IDS", "").strip())
         return settings
+
+
+def _found(dotenv: Path, error: MissingSetting) -> str:
+    """What `.env` says of the missing variable: no file, no line for it, or a line left empty
+    (the quick start's copy of .env.example before the token is pasted in)."""
+    if not dotenv.is_file():
+        return "no such file"
+    name = str(error).split(" ", 1)[0]
+    if name in dotenv_values(dotenv):
+        return f"its {name}= line is empty"
+    return f"it has no {name} line"
 
 
 def _check_shards(settings: Settings, raw: str) -> None:

@@ -121,11 +121,16 @@ def _cannot_write(folder: Path) -> str | None:
     return None
 
 
+def current() -> Path:
+    """The folder `choose` chose (in this process or, inherited, its worker), else the default."""
+    return Path(os.environ.get(NUMBA_VARIABLE) or user_cache_folder(os.environ))
+
+
 @contextmanager
 def compiling_alone() -> Iterator[None]:
     """Hold the cache's compile lock: one process compiles, the others wait, then load what it
     wrote. Without a lockable cache folder, go on unlocked (numba's writes are atomic)."""
-    path = Path(os.environ.get(NUMBA_VARIABLE) or user_cache_folder(os.environ)) / LOCK_NAME
+    path = current() / LOCK_NAME
     try:
         descriptor = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
     except OSError:
@@ -149,7 +154,7 @@ def compiled_alone(warm_up: Callable[[], T]) -> T:
     stamped complete (`CacheDir.warm`), so a compile cut short is never taken for a full one."""
     with compiling_alone():
         result = warm_up()
-        folder = Path(os.environ.get(NUMBA_VARIABLE) or user_cache_folder(os.environ))
+        folder = current()
         with suppress(OSError):  # an unwritable cache compiles at every start anyway
             _stamp_path(folder).parent.mkdir(parents=True, exist_ok=True)
             _stamp_path(folder).write_text(_stamp())

@@ -5,9 +5,18 @@ from __future__ import annotations
 import errno
 import fcntl
 import os
+import pwd
 from pathlib import Path
 
 from bot.store.errors import StoreInUse, StoreUnavailable
+
+
+def _user() -> str:
+    """This process's user name (its uid where it has none, as in a container)."""
+    try:
+        return pwd.getpwuid(os.geteuid()).pw_name
+    except KeyError:
+        return f"uid {os.geteuid()}"
 
 
 def claim(path: Path) -> int:
@@ -20,6 +29,12 @@ def claim(path: Path) -> int:
     try:
         descriptor = os.open(lock_path, os.O_RDWR | os.O_CREAT, 0o644)
     except OSError as error:
+        if error.errno in (errno.EACCES, errno.EPERM, errno.EROFS):
+            raise StoreUnavailable(
+                f"cannot write in {path.parent.resolve()}, the database's folder "
+                f"({error.strerror}): let the user the bot runs as ({_user()}) write there, or "
+                "set DATABASE_PATH to a file in a folder it can write."
+            ) from error
         raise StoreUnavailable(
             f"cannot create {lock_path} beside the database: {error.strerror or error}."
         ) from error

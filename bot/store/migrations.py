@@ -37,7 +37,9 @@ async def migrate(dialect: Dialect, target: int | None = None) -> None:
         return found
 
     found = await dialect.run_migration(work)
-    if found < goal:
+    if found == 0 and goal > 0:
+        log.info("%s: new database, schema %d created", dialect.name, goal)
+    elif found < goal:
         log.info("%s: schema upgraded from %d to %d", dialect.name, found, goal)
 
 

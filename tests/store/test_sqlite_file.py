@@ -176,3 +176,27 @@ async def test_expiry_skips_an_unreadable_game_and_ends_the_others(tmp_path: Pat
         expired = await store.expire_stale(timedelta(hours=24))
         assert sorted(g.id or 0 for g in expired) == sorted([first.id or 0, third.id or 0])
         assert query(path, "SELECT status FROM games WHERE id = ?", (second.id,)) == [("active",)]
+
+
+async def test_a_folder_the_bot_cannot_write_is_named_as_the_databases_folder(
+    tmp_path: Path,
+) -> None:
+    """Not the internal lock file's name: whose folder it is and what to do (#31)."""
+    folder = tmp_path / "data"
+    folder.mkdir()
+    immutable = ["chattr", "+i", str(folder)] if os.geteuid() == 0 else None
+    if immutable:
+        subprocess.run(immutable, check=True)  # root ignores mode bits
+    else:
+        folder.chmod(0o555)
+    try:
+        with pytest.raises(StoreUnavailable) as refused:
+            await open_store(folder / "mastermind.db", exclusive=True)
+    finally:
+        if immutable:
+            subprocess.run(["chattr", "-i", str(folder)], check=True)
+        else:
+            folder.chmod(0o755)
+    message = str(refused.value)
+    assert f"cannot write in {folder}, the database's folder" in message, message
+    assert ".lock" not in message and "DATABASE_PATH" in message

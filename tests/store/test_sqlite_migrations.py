@@ -138,3 +138,20 @@ async def test_a_v2_database_carries_its_boards_into_columns(tmp_path: Path) -> 
         assert finished is not None and finished.rendered_version == 2  # its version: drawn
         assert await store.get_meta("board:1") is None
     assert query(path, "PRAGMA user_version") == [(SCHEMA_VERSION,)]
+
+
+async def test_the_log_says_a_new_database_was_created_and_an_old_one_upgraded(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A new file is not 'upgraded from 0' (#31)."""
+    caplog.set_level("INFO", logger="bot.store.migrations")
+    async with await open_store(tmp_path / "new.db"):
+        pass
+    build_v1(tmp_path / "v1.db")
+    async with await open_store(tmp_path / "v1.db"):
+        pass
+    lines = [record.getMessage() for record in caplog.records]
+    assert lines == [
+        f"{tmp_path / 'new.db'}: new database, schema {SCHEMA_VERSION} created",
+        f"{tmp_path / 'v1.db'}: schema upgraded from 1 to {SCHEMA_VERSION}",
+    ], lines
