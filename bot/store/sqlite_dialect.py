@@ -1,12 +1,15 @@
 """SQLite, the default: every game in one file.
 
-* One connection in a thread of its own (`sqlite_thread.py`): a transaction is one hop to it,
-  and the writes waiting at one instant share one `BEGIN IMMEDIATE` and one COMMIT (group
-  commit). Other processes on the file take turns through SQLite's own lock: the whole file is
-  the write lock, so a move needs no row lock.
+* Reached through aiosqlite: a writer connection and a reader connection, each with its own
+  thread (`sqlite_batches.py`). The writes waiting at one instant share one `BEGIN IMMEDIATE`
+  and one COMMIT (group commit); the reads waiting together share one snapshot, and in WAL a
+  read never waits behind a write. Other processes on the file take turns through SQLite's own
+  lock: the whole file is the write lock, so a move needs no row lock.
 * WAL journal, `synchronous = FULL` (a move whose call returned survives power loss too), and a
-  bounded busy wait.
-* `exclusive`: one bot process per file, by an advisory lock beside it (`filelock.py`).
+  deadline per transaction: a write waiting for another program's lock answers StoreBusy within
+  the busy timeout, however many are queued.
+* `exclusive`: one bot process per file, by a lock on the database file itself (`filelock.py`),
+  so every name of the file (a symlink, a hard link, a bind mount) meets it.
 * Timestamps are fixed-width UTC ISO text, so they sort and compare as strings.
 """
 
@@ -20,19 +23,29 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, TypeVar
 
+import aiosqlite
+
 from bot.store import sqlite_schema
 from bot.store.dialect import Session
 from bot.store.errors import Conflict, SchemaError, StoreBusy, StoreUnavailable
 from bot.store.filelock import claim
 from bot.store.migrations import migrate
-from bot.store.sqlite_thread import ConnectionThread, DirectSession, rollback, run_to_end
+from bot.store.sqlite_batches import (
+    POLL_SECONDS,
+    Batcher,
+    JobSession,
+    begin_immediate,
+    is_busy,
+    rollback,
+)
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
 
 DEFAULT_PATH = Path("mastermind.db")
 BUSY_TIMEOUT_SECONDS = 2.0
-"""How long a write waits for the database: short enough to answer inside Discord's 3 s."""
+"""How long a transaction may wait for the database: short enough to answer inside Discord's
+3 s."""
 
 _UNIQUE_INDEXES = {
     "games.channel_id": "games_one_active_per_channel",
@@ -65,14 +78,19 @@ class SqliteDialect:
         self.busy_timeout = busy_timeout
         self._exclusive = exclusive
         self._lock_file: int | None = None
-        self._thread: ConnectionThread | None = None
+        self._writes: Batcher | None = None
+        self._reads: Batcher | None = None
 
     @property
-    def thread(self) -> ConnectionThread:
-        """The connection's thread; refuses once closed."""
-        if self._thread is None:
+    def writer(self) -> aiosqlite.Connection:
+        """The connection that writes (tests trace it); refuses once closed."""
+        return self._batcher(write=True).connection
+
+    def _batcher(self, *, write: bool) -> Batcher:
+        batcher = self._writes if write else self._reads
+        if batcher is None:
             raise RuntimeError("the store is closed")
-        return self._thread
+        return batcher
 
     def stamp(self, moment: datetime) -> str:
         return moment.astimezone(UTC).isoformat(timespec="microseconds")
@@ -90,32 +108,34 @@ class SqliteDialect:
         self._check_path()
         if self._exclusive:
             self._lock_file = claim(self.path)
-        thread = ConnectionThread(self.name, self.busy_timeout)
         try:
-            mode = await thread.call(self._open)
-            if mode.lower() != "wal":
+            # The writer's own busy wait is short: it retries, and answers StoreBusy on time.
+            writer = await self._open(POLL_SECONDS)
+            self._writes = Batcher(writer, write=True, budget=self.busy_timeout)
+            ((mode,),) = await writer.execute_fetchall("PRAGMA journal_mode = WAL")
+            if str(mode).lower() != "wal":
                 log.warning("%s: WAL journal unavailable, using %s", self.path, mode)
-            self._thread = thread
             await migrate(self, schema_version)
+            reader = await self._open(self.busy_timeout)
+            await reader.execute("PRAGMA query_only = ON")
+            self._reads = Batcher(reader, write=False, budget=self.busy_timeout)
         except BaseException as error:
-            self._thread = None
-            await thread.stop()
-            self._release()
+            await self.close()
             if isinstance(error, sqlite3.Error | OSError):
                 raise self._unusable(error) from error
             raise
 
-    def _open(self, thread: ConnectionThread) -> str:
-        """On the thread: connect and set the pragmas; the journal mode SQLite gave."""
-        connection = sqlite3.connect(
-            self.path, isolation_level=None, timeout=self.busy_timeout, check_same_thread=False
-        )
-        thread.connection = connection
-        connection.row_factory = sqlite3.Row
-        connection.execute(f"PRAGMA busy_timeout = {int(self.busy_timeout * 1000)}")
-        ((mode,),) = connection.execute("PRAGMA journal_mode = WAL").fetchall()
-        connection.execute("PRAGMA synchronous = FULL")
-        return str(mode)
+    async def _open(self, busy_wait: float) -> aiosqlite.Connection:
+        """A connection with the pragmas every one of ours has."""
+        connection = await aiosqlite.connect(self.path, isolation_level=None, timeout=busy_wait)
+        try:
+            connection.row_factory = sqlite3.Row
+            await connection.execute("PRAGMA synchronous = FULL")
+            await connection.execute("PRAGMA foreign_keys = ON")
+        except BaseException:
+            await connection.close()
+            raise
+        return connection
 
     def _check_path(self) -> None:
         try:
@@ -131,9 +151,12 @@ class SqliteDialect:
             )
 
     async def close(self) -> None:
-        thread, self._thread = self._thread, None
-        if thread is not None:
-            await thread.stop()
+        """Finish what is queued (each job within its deadline), then close both connections."""
+        for batcher in (self._writes, self._reads):
+            if batcher is not None:
+                await batcher.close()
+                await batcher.connection.close()
+        self._writes = self._reads = None
         self._release()
 
     def _release(self) -> None:
@@ -161,9 +184,10 @@ class SqliteDialect:
     # --- transactions --------------------------------------------------------------------
 
     async def run(self, work: Callable[[Session], Coroutine[Any, Any, T]], *, write: bool) -> T:
-        """On the connection's thread, in one transaction with the others waiting with it."""
+        """In one transaction with the others waiting with it (writes on the writer, reads on
+        the reader)."""
         try:
-            return await self.thread.transaction(work, write=write)
+            return await self._batcher(write=write).run(work)
         except sqlite3.Error as error:
             translated = _translated(error)
             if translated is None:
@@ -173,7 +197,9 @@ class SqliteDialect:
     async def run_migration(self, work: Callable[[Session], Coroutine[Any, Any, T]]) -> T:
         """Foreign keys are off while migrating (a rebuilt table is briefly missing) and checked
         before committing; everything after runs with them on."""
-        return await self.thread.call(lambda thread: _migrating(thread, work))
+        return await self._batcher(write=True).alone(
+            lambda connection: _migrating(connection, work, self.busy_timeout)
+        )
 
     async def schema_version(self, session: Session) -> int:
         rows = await session.fetch("PRAGMA user_version")
@@ -200,9 +226,9 @@ class SqliteDialect:
 
 def _translated(error: BaseException) -> Exception | None:
     """The store's own error for a busy file or a refused unique index, else None."""
-    text = str(error)
-    if isinstance(error, sqlite3.OperationalError) and ("locked" in text or "busy" in text):
+    if is_busy(error):
         return StoreBusy()
+    text = str(error)
     prefix = "UNIQUE constraint failed: "
     if isinstance(error, sqlite3.IntegrityError) and text.startswith(prefix):
         columns = text.removeprefix(prefix)
@@ -210,18 +236,20 @@ def _translated(error: BaseException) -> Exception | None:
     return None
 
 
-def _migrating(thread: ConnectionThread, work: Callable[[Session], Coroutine[Any, Any, T]]) -> T:
-    """On the thread: the one migrating transaction, with foreign keys off while it runs."""
-    connection = thread.connection
-    if connection is None:
-        raise RuntimeError("the store is closed")
-    connection.execute("PRAGMA foreign_keys = OFF")
-    connection.execute("BEGIN IMMEDIATE")
+async def _migrating(
+    connection: aiosqlite.Connection,
+    work: Callable[[Session], Coroutine[Any, Any, T]],
+    busy_timeout: float,
+) -> T:
+    """The one migrating transaction, with foreign keys off while it runs."""
+    await connection.execute("PRAGMA foreign_keys = OFF")
+    await begin_immediate(connection, busy_timeout)
     try:
-        result = run_to_end(work(DirectSession(connection)))
-        connection.execute("COMMIT")
+        result = await work(JobSession(connection, savepoint=False))
+        await connection.execute("COMMIT")
     except BaseException:
-        rollback(connection)
+        await rollback(connection)
         raise
-    connection.execute("PRAGMA foreign_keys = ON")
+    finally:
+        await connection.execute("PRAGMA foreign_keys = ON")
     return result

@@ -159,18 +159,26 @@ async def test_no_secret_in_the_log_at_debug(fake_discord: FakeDiscord, db_path:
     assert space.emoji(secret) not in log
 
 
+@pytest.mark.parametrize("named", ["the same path", "a symlink"])
 async def test_a_second_bot_process_on_the_same_database_refuses_to_start(
-    fake_discord: FakeDiscord, db_path: Path
+    fake_discord: FakeDiscord, db_path: Path, named: str
 ) -> None:
+    """However the second names the file (tests/store/test_sqlite_file.py: hard links,
+    relative paths, bind mounts), it meets the first one's lock and exits 1 with one line."""
     env = {"DATABASE_PATH": str(db_path), "LOG_LEVEL": "INFO", "DEV_GUILD_ID": ""}
     first = await fake_discord.spawn_bot(env=env)
     try:
         await first.wait_ready(timeout=30.0, commands=True)
-        second = await fake_discord.spawn_bot(env=env)
+        second_path = db_path
+        if named == "a symlink":
+            second_path = db_path.parent / "elsewhere" / "link.db"
+            second_path.parent.mkdir()
+            second_path.symlink_to(db_path)
+        second = await fake_discord.spawn_bot(env={**env, "DATABASE_PATH": str(second_path)})
         assert await second.wait(30.0) == 1
         refusals = [s for s in second.output_lines if s.startswith("mastermind-bot:")]
         assert len(refusals) == 1 and "Traceback" not in second.output
-        assert f"pid {first.pid}" in refusals[0] and str(db_path) in refusals[0]
+        assert f"pid {first.pid}" in refusals[0] and str(second_path) in refusals[0]
         # The first keeps playing, and nothing was answered twice.
         board = await (await fake_discord.slash("general", "alice", "mastermind", "play")).settled()
         line = await (

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import asyncio
 import os
+import shlex
+import shutil
 import sqlite3
 import subprocess
 import sys
@@ -22,9 +24,11 @@ from bot.store import (
     SqliteDialect,
     SqlStore,
     StoreBusy,
+    StoreInUse,
     StoreUnavailable,
     open_store,
 )
+from bot.store.filelock import claim, holder_pid
 from bot.store.sqlite_schema import SCHEMA_VERSION
 from tests.store.helpers import ALICE, BOB, CHANNEL, Clock, play, query
 
@@ -93,25 +97,85 @@ async def test_the_database_refuses_a_repeated_source_even_without_the_check(
         )
 
 
-async def test_a_second_bot_process_on_the_same_file_is_refused(tmp_path: Path) -> None:
-    path = tmp_path / "g.db"
+def _can_bind_mount() -> bool:
+    """A bind mount needs root and a mount namespace of our own (`unshare -m`)."""
+    if os.geteuid() != 0 or shutil.which("unshare") is None:
+        return False
+    return subprocess.run(["unshare", "-m", "true"], check=False).returncode == 0
+
+
+def _another_name(how: str, path: Path, elsewhere: Path) -> tuple[str, list[str], Path]:
+    """Another name for the database file `path`: (the name, the command prefix that makes it
+    reachable, the working folder)."""
+    if how == "symlink":
+        (elsewhere / "link.db").symlink_to(path)
+        return str(elsewhere / "link.db"), [], elsewhere
+    if how == "hard link":
+        os.link(path, elsewhere / "hard.db")
+        return str(elsewhere / "hard.db"), [], elsewhere
+    if how == "relative path":
+        return os.path.relpath(path, elsewhere), [], elsewhere
+    if not _can_bind_mount():
+        pytest.skip("no bind mount here (needs root and unshare -m); the lock is on the inode")
+    target = elsewhere / "mounted.db"
+    target.touch()
+    mount = f'mount --bind {shlex.quote(str(path))} {shlex.quote(str(target))} && exec "$@"'
+    return (
+        str(target),
+        ["unshare", "-m", "--propagation", "private", "sh", "-c", mount, "sh"],
+        (elsewhere),
+    )
+
+
+@pytest.mark.parametrize(
+    "how", ["same path", "symlink", "hard link", "relative path", "bind mount"]
+)
+async def test_a_second_bot_process_on_the_same_file_is_refused(tmp_path: Path, how: str) -> None:
+    """However the second process names the file, it meets the first one's lock (a lock on the
+    file itself, not on a name beside it)."""
+    path = tmp_path / "data" / "g.db"
+    elsewhere = tmp_path / "elsewhere" / "deeper"
+    elsewhere.mkdir(parents=True)
     async with await open_store(path, exclusive=True):
+        name, prefix, cwd = (
+            (str(path), [], tmp_path) if how == "same path" else _another_name(how, path, elsewhere)
+        )
         code = (
             "import asyncio, sys\n"
             "from bot.store import StoreUnavailable, open_store\n"
             "try:\n"
-            f"    asyncio.run(open_store({str(path)!r}, exclusive=True))\n"
+            f"    asyncio.run(open_store({name!r}, exclusive=True))\n"
             "except StoreUnavailable as e:\n"
             "    print(e); sys.exit(3)\n"
         )
         child = subprocess.run(
-            [sys.executable, "-c", code], capture_output=True, text=True, timeout=60
+            [*prefix, sys.executable, "-c", code],
+            capture_output=True,
+            text=True,
+            timeout=60,
+            cwd=cwd,
+            env={**os.environ, "PYTHONPATH": str(Path(__file__).parents[2])},
         )
-        assert child.returncode == 3, child.stderr
-        assert f"pid {os.getpid()}" in child.stdout and str(path) in child.stdout
+        assert child.returncode == 3, child.stdout + child.stderr
+        assert f"pid {os.getpid()}" in child.stdout and name in child.stdout
         assert len(child.stdout.strip().splitlines()) == 1
     async with await open_store(path, exclusive=True):  # released on close
         pass
+
+
+def test_the_one_bot_lock_is_on_the_database_file_itself(tmp_path: Path) -> None:
+    """Why a bind mount is covered even where no test can make one: the lock is the file's
+    (its device and inode, as the kernel lists it), not a name's, and no file is made beside."""
+    path = tmp_path / "g.db"
+    held = claim(path)
+    try:
+        assert holder_pid(path.stat()) == str(os.getpid())
+        assert sorted(p.name for p in tmp_path.iterdir()) == ["g.db"]
+        with pytest.raises(StoreInUse):
+            claim(path)
+    finally:
+        os.close(held)
+    assert holder_pid(path.stat()) is None
 
 
 async def test_a_read_only_file_is_refused_in_one_line(tmp_path: Path) -> None:

@@ -1,11 +1,12 @@
-"""SQLite's connection thread: moves waiting at one instant share one COMMIT (group commit),
-one that fails is undone alone, and a transaction never leaves the thread half-way."""
+"""SQLite's writer: moves waiting at one instant share one COMMIT (group commit), one that fails
+is undone alone, a caller that gave up before its turn never has its move made, and closing
+finishes what was queued."""
 
 from __future__ import annotations
 
 import asyncio
 import sqlite3
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import closing
 from pathlib import Path
 
@@ -27,14 +28,12 @@ async def store(tmp_path: Path, clock: Clock) -> AsyncIterator[SqlStore]:
         yield store
 
 
-def traced(store: SqlStore) -> list[str]:
-    """Every statement the connection runs from now on, as SQLite's trace reports it."""
+async def traced(store: SqlStore) -> list[str]:
+    """Every statement the writer runs from now on, as SQLite's trace reports it."""
     statements: list[str] = []
     dialect = store.dialect
     assert isinstance(dialect, SqliteDialect)
-    connection = dialect.thread.connection
-    assert connection is not None
-    connection.set_trace_callback(statements.append)
+    await dialect.writer.set_trace_callback(statements.append)
     return statements
 
 
@@ -50,7 +49,7 @@ async def while_locked(path: Path, *calls: asyncio.Future[object]) -> list[objec
 
 async def test_moves_waiting_together_share_one_commit(store: SqlStore, tmp_path: Path) -> None:
     games = [await store.start(play(CHANNEL + n)) for n in range(GAMES)]
-    statements = traced(store)
+    statements = await traced(store)
     moves = [
         store.apply(lambda g: guess(g, BOB, "1111"), game_id=game.id or 0, source=f"i:{n}")
         for n, game in enumerate(games)
@@ -58,16 +57,17 @@ async def test_moves_waiting_together_share_one_commit(store: SqlStore, tmp_path
     results = await while_locked(tmp_path / "g.db", *moves)
     assert not [r for r in results if isinstance(r, BaseException)]
     assert query(tmp_path / "g.db", "SELECT count(*) FROM moves") == [(GAMES,)]
-    # the thread may take the first move alone before the others queue: two commits at most
+    # the writer may take the first move alone before the others queue: two commits at most
+    # (each try refused by the lock is traced as a BEGIN IMMEDIATE of its own)
     assert 1 <= statements.count("COMMIT") <= 2
-    assert statements.count("BEGIN IMMEDIATE") == statements.count("COMMIT")
+    assert statements.count("SAVEPOINT job") >= GAMES - 1  # each move its own savepoint
 
 
 async def test_a_failing_move_is_undone_alone(store: SqlStore, tmp_path: Path) -> None:
     first, second, third = [await store.start(play(CHANNEL + n)) for n in range(3)]
     await store.apply(lambda g: guess(g, BOB, "1111"), game_id=second.id or 0, source="used")
     await store.apply(lambda g: give_up(g, ALICE), game_id=third.id or 0)
-    statements = traced(store)
+    statements = await traced(store)
     results = await while_locked(
         tmp_path / "g.db",
         store.apply(lambda g: guess(g, BOB, "2222"), game_id=first.id or 0, source="a"),
@@ -84,20 +84,73 @@ async def test_a_failing_move_is_undone_alone(store: SqlStore, tmp_path: Path) -
         (second.id, "[4,4,4,4]", "c"),
         (third.id, None, None),  # its give-up, from before
     ]
-    assert statements.count("ROLLBACK TO job") == 2 and statements.count("COMMIT") <= 2
+    # both were refused before writing anything: nothing of theirs to undo
+    assert statements.count("ROLLBACK TO job") == 0 and statements.count("COMMIT") <= 2
 
 
-async def test_work_that_awaits_anything_but_its_session_is_refused(
+async def test_a_write_that_fails_after_writing_is_undone_to_its_own_savepoint(
     store: SqlStore, tmp_path: Path
 ) -> None:
-    async def wanders(session: Session) -> None:
-        await session.execute("INSERT INTO meta (key, value) VALUES ('k', 'v')")
-        await asyncio.sleep(0)  # would hand the thread's connection back to the event loop
+    def writes(key: str, *, then_fails: bool = False) -> Callable[[Session], Awaitable[None]]:
+        async def work(session: Session) -> None:
+            await session.execute("INSERT INTO meta (key, value) VALUES (:k, 'v')", {"k": key})
+            if then_fails:
+                await session.execute("INSERT INTO meta (key, value) VALUES ('a', 'again')")
 
-    with pytest.raises(RuntimeError, match="awaited something other than its session"):
-        await store.dialect.run(wanders, write=True)
-    assert query(tmp_path / "g.db", "SELECT count(*) FROM meta WHERE key = 'k'") == [(0,)]
-    assert await store.get_meta("k") is None  # and the connection still serves
+        return work
+
+    statements = await traced(store)
+    results = await while_locked(
+        tmp_path / "g.db",
+        store.dialect.run(writes("a"), write=True),
+        store.dialect.run(writes("b", then_fails=True), write=True),
+        store.dialect.run(writes("c"), write=True),
+    )
+    assert [type(r).__name__ for r in results] == ["NoneType", "Conflict", "NoneType"]
+    assert query(tmp_path / "g.db", "SELECT key, value FROM meta WHERE key < 'd'") == [
+        ("a", "v"),
+        ("c", "v"),
+    ]
+    assert statements.count("ROLLBACK TO job") == 1 and statements.count("COMMIT") == 1
+
+
+async def test_a_move_whose_caller_gave_up_before_its_turn_is_never_made(
+    store: SqlStore, tmp_path: Path
+) -> None:
+    first, second = [await store.start(play(CHANNEL + n)) for n in range(2)]
+    path = tmp_path / "g.db"
+    with closing(sqlite3.connect(path, isolation_level=None)) as other:
+        other.execute("BEGIN IMMEDIATE")  # another program holds the write lock
+        kept = asyncio.ensure_future(
+            store.apply(lambda g: guess(g, BOB, "1111"), game_id=first.id or 0, source="kept")
+        )
+        dropped = asyncio.ensure_future(
+            store.apply(lambda g: guess(g, BOB, "2222"), game_id=second.id or 0, source="gone")
+        )
+        await asyncio.sleep(0.2)
+        dropped.cancel()
+        await asyncio.sleep(0.2)
+        other.execute("COMMIT")
+        await kept
+    assert dropped.cancelled()
+    assert query(path, "SELECT source FROM moves WHERE source IS NOT NULL") == [("kept",)]
+    assert await store.get_meta("anything") is None  # and the connection still serves
+
+
+async def test_closing_finishes_the_queued_writes(tmp_path: Path, clock: Clock) -> None:
+    store = SqlStore(SqliteDialect(tmp_path / "g.db"), clock=clock)
+    await store.connect()
+    games = [await store.start(play(CHANNEL + n)) for n in range(5)]
+    moves = [
+        asyncio.ensure_future(
+            store.apply(lambda g: guess(g, BOB, "1111"), game_id=game.id or 0, source=f"m{n}")
+        )
+        for n, game in enumerate(games)
+    ]
+    await asyncio.sleep(0)
+    await store.close()
+    assert all(move.done() and move.exception() is None for move in moves)
+    assert query(tmp_path / "g.db", "SELECT count(*) FROM moves") == [(5,)]
 
 
 async def test_a_closed_store_refuses_new_work(tmp_path: Path, clock: Clock) -> None:

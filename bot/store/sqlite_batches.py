@@ -1,0 +1,230 @@
+"""SQLite's transactions through aiosqlite: the writes waiting together share one COMMIT, the
+reads waiting together share one snapshot, and none waits past its deadline.
+
+aiosqlite runs each statement on its connection's thread: one hop there and back per
+statement. A `Batcher` owns one connection and one task that serves its queue: whatever queued
+while a transaction ran is the next transaction.
+
+* **Group commit** (the writer): one `BEGIN IMMEDIATE`, the jobs one after the other, one COMMIT
+  (one fsync) for all of them, and a caller hears of its write only after that COMMIT. A job
+  opens a SAVEPOINT of its own just before its first writing statement, so one that fails is
+  undone alone (a job refused before it wrote needs none, nor does a batch of one: undoing the
+  whole transaction undoes it alone). Savepoints are never released one by one: the COMMIT
+  releases them all, a hop saved per move.
+* **Shared snapshot** (the reader): one `BEGIN` ... `COMMIT` around the waiting reads.
+* **A deadline per job** (its queueing time plus the budget). The writer takes SQLite's write lock
+  in short busy waits (`POLL_SECONDS`) and answers StoreBusy, without running it, every job whose
+  deadline passed meanwhile: while another program holds the lock, a caller hears "busy" on
+  time however many wait, and nothing it was told was refused is stored.
+* A job whose caller was cancelled before its turn is never run; one whose turn came runs to its
+  end on the serving task, so cancellation never leaves a transaction half-done.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import sqlite3
+import time
+from collections.abc import Awaitable, Callable, Coroutine, Sequence
+from dataclasses import dataclass, field
+from typing import Any, TypeVar
+
+import aiosqlite
+
+from bot.store.dialect import Params, Row, Session
+from bot.store.errors import StoreBusy
+
+T = TypeVar("T")
+Work = Callable[[Session], Coroutine[Any, Any, T]]
+
+# aiosqlite logs every call with its parameters at DEBUG: a secret would reach the log.
+logging.getLogger("aiosqlite").setLevel(logging.INFO)
+
+BATCH_LIMIT = 128
+"""The most jobs one transaction carries: a bounded wait for the last of them."""
+POLL_SECONDS = 0.1
+"""The writer's busy wait per try for SQLite's write lock: how late past its deadline a job
+waiting for another program's lock can hear StoreBusy."""
+
+
+class JobSession:
+    """One job's view of the open transaction; with `savepoint`, its first write opens one."""
+
+    def __init__(self, connection: aiosqlite.Connection, *, savepoint: bool) -> None:
+        self._connection = connection
+        self._savepoint_pending = savepoint
+        self.saved = False
+
+    async def fetch(self, sql: str, params: Params | None = None) -> Sequence[Row]:
+        if self._savepoint_pending and not _reads_only(sql):  # INSERT ... RETURNING
+            await self._before_write()
+        rows = await self._connection.execute_fetchall(sql, params or {})
+        return rows  # type: ignore[return-value]  # a list of sqlite3.Row
+
+    async def execute(self, sql: str, params: Params | None = None) -> int:
+        await self._before_write()
+        cursor = await self._connection.execute(sql, params or {})
+        return cursor.rowcount
+
+    async def execute_many(self, sql: str, rows: Sequence[Params]) -> None:
+        if rows:
+            await self._before_write()
+            await self._connection.executemany(sql, rows)
+
+    async def _before_write(self) -> None:
+        if self._savepoint_pending:
+            self._savepoint_pending = False
+            await self._connection.execute("SAVEPOINT job")
+            self.saved = True
+
+
+def _reads_only(sql: str) -> bool:
+    return sql.lstrip()[:6].upper() in ("SELECT", "PRAGMA")
+
+
+@dataclass(eq=False)
+class Job:
+    work: Work[Any]
+    future: asyncio.Future[Any]
+    deadline: float
+    queued_at: float = field(default_factory=time.monotonic)
+
+
+Outcome = tuple[Job, Any, BaseException | None]
+
+
+class Batcher:
+    """One aiosqlite connection and the task that runs its queued jobs in shared transactions."""
+
+    def __init__(self, connection: aiosqlite.Connection, *, write: bool, budget: float) -> None:
+        self.connection = connection
+        self.budget = budget
+        self._write = write
+        self._queue: list[Job] = []
+        self._server: asyncio.Task[None] | None = None
+        self._turn = asyncio.Lock()  # one transaction at a time on the connection
+        self._closed = False
+
+    async def run(self, work: Work[T]) -> T:
+        """Run `work` in a transaction shared with the jobs queued with it."""
+        if self._closed:
+            raise closed()
+        loop = asyncio.get_running_loop()
+        job = Job(work, loop.create_future(), time.monotonic() + self.budget)
+        self._queue.append(job)
+        if self._server is None:
+            self._server = loop.create_task(self._serve(), name="sqlite batches")
+        return await job.future  # type: ignore[no-any-return]
+
+    async def alone(self, step: Callable[[aiosqlite.Connection], Awaitable[T]]) -> T:
+        """Run `step` on the connection between transactions (opening, migrating)."""
+        async with self._turn:
+            return await step(self.connection)
+
+    async def close(self) -> None:
+        """Refuse new jobs and finish the queued ones (each within its deadline)."""
+        self._closed = True
+        if self._server is not None:
+            await asyncio.wait({self._server})
+
+    async def _serve(self) -> None:
+        try:
+            while self._queue:
+                batch, self._queue = self._queue[:BATCH_LIMIT], self._queue[BATCH_LIMIT:]
+                try:
+                    async with self._turn:
+                        await self._transaction(batch)
+                except BaseException as error:  # a bug or a cancelled task: strand nobody
+                    told = error if isinstance(error, Exception) else closed()
+                    _settle([(job, None, told) for job in batch + self._queue])
+                    self._queue = []
+                    raise
+        finally:
+            self._server = None
+
+    async def _transaction(self, jobs: list[Job]) -> None:
+        jobs = await self._begin(jobs)
+        if not jobs:
+            return
+        connection = self.connection
+        alone = len(jobs) == 1
+        outcomes: list[Outcome] = []
+        try:
+            for job in jobs:
+                session = JobSession(connection, savepoint=self._write and not alone)
+                try:
+                    outcomes.append((job, await job.work(session), None))
+                except Exception as error:
+                    outcomes.append((job, None, error))
+                    if session.saved:
+                        await connection.execute("ROLLBACK TO job")
+                if not connection.in_transaction:  # SQLite ended it itself (I/O, full disk)
+                    raise sqlite3.OperationalError("the transaction was rolled back")
+            undo = alone and outcomes[0][2] is not None and self._write
+            await connection.execute("ROLLBACK" if undo else "COMMIT")
+        except sqlite3.Error as error:  # the transaction itself failed: nothing of it holds
+            await rollback(connection)
+            outcomes = [(job, None, error) for job in jobs]
+        except BaseException:
+            await asyncio.shield(rollback(connection))
+            raise
+        _settle(outcomes)
+
+    async def _begin(self, jobs: list[Job]) -> list[Job]:
+        """Open the transaction for the jobs still waiting (new ones join while the lock is
+        refused); a job past its deadline hears StoreBusy and is dropped."""
+        if self.connection.in_transaction:  # left open by a cancelled task
+            await rollback(self.connection)
+        while True:
+            now = time.monotonic()
+            live = [job for job in jobs if not job.future.done() and job.deadline > now]
+            _settle([(job, None, StoreBusy()) for job in jobs if job.deadline <= now])
+            if not live:
+                return []
+            try:
+                await self.connection.execute("BEGIN IMMEDIATE" if self._write else "BEGIN")
+                return live
+            except sqlite3.OperationalError as error:
+                if not is_busy(error):
+                    _settle([(job, None, error) for job in live])
+                    return []
+            room = BATCH_LIMIT - len(live)
+            jobs, self._queue = live + self._queue[:room], self._queue[room:]
+
+
+def _settle(outcomes: list[Outcome]) -> None:
+    for job, result, error in outcomes:
+        if job.future.done():
+            continue  # its caller was cancelled
+        if error is None:
+            job.future.set_result(result)
+        else:
+            job.future.set_exception(error)
+
+
+def closed() -> RuntimeError:
+    return RuntimeError("the store is closed")
+
+
+def is_busy(error: BaseException) -> bool:
+    text = str(error)
+    return isinstance(error, sqlite3.OperationalError) and ("locked" in text or "busy" in text)
+
+
+async def rollback(connection: aiosqlite.Connection) -> None:
+    """Undo the open transaction, if one is open."""
+    if connection.in_transaction:
+        await connection.execute("ROLLBACK")
+
+
+async def begin_immediate(connection: aiosqlite.Connection, seconds: float) -> None:
+    """Take the write lock, trying for up to `seconds` (opening and migrating)."""
+    deadline = time.monotonic() + seconds
+    while True:
+        try:
+            await connection.execute("BEGIN IMMEDIATE")
+            return
+        except sqlite3.OperationalError as error:
+            if not is_busy(error) or time.monotonic() >= deadline:
+                raise
