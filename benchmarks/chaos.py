@@ -39,7 +39,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from benchmarks.soak import scratch_postgres  # noqa: E402
-from benchmarks.soaking import collector  # noqa: E402
+from benchmarks.soaking import collector, paced  # noqa: E402
 from benchmarks.soaking.chaos_boards import converge  # noqa: E402
 from benchmarks.soaking.chaos_kills import Kill, KillPlan, kill_and_restart  # noqa: E402
 from benchmarks.soaking.chaos_verdict import ChaosResult, judge  # noqa: E402
@@ -47,7 +47,8 @@ from benchmarks.soaking.driver import Soak, SoakConfig  # noqa: E402
 
 CONVERGE_SECONDS = 15.0
 """How long boards may take to converge once the players stop: one reconcile pass, with room
-for a cluster's jobs lease (LEASE_SECONDS=5 in the soak) to pass to a live process."""
+for a cluster's jobs lease (LEASE_SECONDS=5 in the soak) to pass to a live process; four times
+that under --rate-limits, where each channel's redraws wait for its bucket of edits."""
 
 
 async def chaos(config: SoakConfig, plan: KillPlan) -> ChaosResult:
@@ -56,8 +57,12 @@ async def chaos(config: SoakConfig, plan: KillPlan) -> ChaosResult:
         running.start_players()
         kills = await kill_and_restart(running, plan)
         await running.stop_players()
-        boards = await converge(running.fake, running.database, CONVERGE_SECONDS)
-        return await judge(running, kills, boards)
+        within = CONVERGE_SECONDS * (4 if config.rate_limits else 1)
+        boards = await converge(running.fake, running.database, within)
+        result = await judge(running, kills, boards)
+        lags = await paced.board_lags(running.fake, running.database)
+        result.notes += paced.lines(running.fake, lags, boards)
+        return result
 
 
 def count(problems: list[str], *marks: str) -> int:
@@ -127,6 +132,7 @@ def main(args: argparse.Namespace) -> int:
             processes=args.processes,
             database=database,
             players=args.players,
+            rate_limits=args.rate_limits,
         )
         result = asyncio.run(chaos(config, plan))
     print(*result_lines(result), sep="\n")
@@ -155,6 +161,7 @@ def parser() -> argparse.ArgumentParser:
         "--aim": "time each kill to just before a race's deadline when one falls in its interval",
         "--postgres": "start a throwaway PostgreSQL",
         "--check": "exit 1 on any failure",
+        "--rate-limits": "the fake enforces Discord's rate limits (see benchmarks/soak.py)",
     }
     for name, words in switches.items():
         parse.add_argument(name, action="store_true", help=words)

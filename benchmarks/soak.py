@@ -2,6 +2,7 @@
 
     python benchmarks/soak.py [--channels 10] [--seconds 60] [--warmup 10] [--check]
                               [--database URL | --postgres] [--processes 2] [--players 3]
+                              [--rate-limits]
 
 The bot runs as a subprocess (`fake.spawn_bot`) behind the loopback fake Discord that runs in
 this process with the players. Each channel plays back to back: cooperative play games (every
@@ -9,6 +10,12 @@ player guessing at once, by slash command and through the picker), Knuth solve g
 and races whose clock starts and ends them (see benchmarks/soaking/players.py). After the
 warm-up, a window of `--seconds` is measured: the bot's main-process CPU per interaction, the
 throughput, first-answer latency per kind, memory of every bot process and child, the load.
+
+`--rate-limits` has the fake enforce Discord's rate limits (tests/discord_fake/limits.py): the
+bot then paces its requests on Discord's headers as it would in production. Every run prints
+how long each board took to show its game's last move (p50, p99, max), and with the limits the
+429s met, any retry sooner than `retry_after` (a violation) and the invalid requests per 10,000
+interactions (Discord bans at 10,000 in 10 minutes).
 
 Then the ledger is held against the database: every acknowledged move stored exactly once,
 nothing refused stored, every interaction answered, no fake-Discord violation, every race's
@@ -34,7 +41,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from benchmarks.soaking import collector  # noqa: E402
+from benchmarks.soaking import collector, paced  # noqa: E402
+from benchmarks.soaking.chaos_boards import converge  # noqa: E402
 from benchmarks.soaking.driver import Soak, SoakConfig  # noqa: E402
 from benchmarks.soaking.report import (  # noqa: E402
     Summary,
@@ -45,6 +53,10 @@ from benchmarks.soaking.report import (  # noqa: E402
     summary,
 )
 from tests.store.postgres_server import PostgresServer  # noqa: E402
+
+CONVERGE_SECONDS = 60.0
+"""How long boards may take to show their games once the players stop (a busy channel's
+boards wait for its bucket of edits under --rate-limits)."""
 
 
 async def soak(
@@ -58,6 +70,8 @@ async def soak(
         await asyncio.sleep(seconds)
         window.close()
         await running.stop_players()
+        converged = await converge(running.fake, running.database, CONVERGE_SECONDS)
+        lags = await paced.board_lags(running.fake, running.database)
         verdict = await running.verify()
         total = config.channels * config.processes
         missed = latency_failures(window, running.ledger, total)
@@ -65,6 +79,7 @@ async def soak(
             f"== {label} ==",
             *figures(window, running.ledger, config.channels, config.processes),
             *memory_lines(running.memory),
+            *paced.lines(running.fake, lags, converged),
             *verdict.lines(),
             *(f"  (timing, not checked) {line}" for line in missed),
         ]
@@ -124,6 +139,7 @@ def config_of(args: argparse.Namespace, database: str | None) -> SoakConfig:
         players=args.players,
         orjson=not args.no_orjson,
         think=args.think,
+        rate_limits=args.rate_limits,
     )
 
 
@@ -156,6 +172,9 @@ def parser() -> argparse.ArgumentParser:
         "--think", type=float, default=0.0, help="seconds a player pauses before acting"
     )
     parse.add_argument("--no-orjson", action="store_true", help="the bot without orjson")
+    parse.add_argument(
+        "--rate-limits", action="store_true", help="the fake enforces Discord's rate limits"
+    )
     parse.add_argument(
         "--orjson-ab", type=int, default=0, metavar="N", help="N pairs: with, then without orjson"
     )

@@ -21,6 +21,10 @@ BOARDS = (
     "SELECT id, kind, status, version, rendered_version, board_message_id FROM games "
     "WHERE board_message_id IS NOT NULL AND reach = 'channel' ORDER BY id"
 )
+LAST_MOVES = (
+    "SELECT g.id, m.created_at FROM games g JOIN moves m ON m.game_id = g.id "
+    "AND m.move_no = g.version WHERE g.board_message_id IS NOT NULL AND g.reach = 'channel'"
+)
 CLOCKS = (
     "SELECT g.id, g.guild_id, g.lobby_until, g.race_until, g.finished_at, min(m.created_at) "
     "FROM games g LEFT JOIN moves m ON m.game_id = g.id AND m.kind = 'start' "
@@ -97,3 +101,12 @@ async def race_clocks(database: str) -> list[RaceClock]:
         RaceClock(int(i), int(g), lobby, until, _unix(started), _unix(done))
         for i, g, lobby, until, done, started in await _fetch(database, CLOCKS)
     ]
+
+
+async def last_move_times(database: str) -> dict[int, float]:
+    """When each kept board's game made the move that gave it its stored version (unix s)."""
+    return {
+        int(game): moment
+        for game, at in await _fetch(database, LAST_MOVES)
+        if (moment := _unix(at)) is not None
+    }

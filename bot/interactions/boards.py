@@ -333,6 +333,10 @@ async def redraw_clicked(interaction: Interaction, game: Game | None = None) -> 
         game_id = game.id if game is not None else _clicked_game(interaction)
         if game_id is None:
             return False
+        if game is None:  # read outside the lock: a board the bot edits itself is not ours,
+            game = await bot.store.game(game_id)  # and its lock may wait on a rate-limited edit
+            if game is None or not by_interaction(game):
+                return False
         async with lock(game_id):
             latest = await bot.store.game(game_id)
             if (

@@ -153,7 +153,8 @@ Reading state:
 
 - `messages(channel, *, include_deleted=False)` -> [FakeMessage] oldest first, ephemeral ones
   included; `message(id)`; `all_messages()`. FakeMessage: id, channel, author, content,
-  embeds, components, attachments, flags, deleted, edits, history (every version), and
+  embeds, components, attachments, flags, deleted, edits, history (every version),
+  history_times (when each was applied, unix seconds), and
   `ephemeral`, `loading`, `visible_to`, `text` (content + embed text + text displays), `embed`,
   `buttons`, `selects`, `component(target)`, `payload()`.
 - `synced_commands(guild=None)` (a guild id for guild commands), `command_syncs` [(guild,

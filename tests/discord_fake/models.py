@@ -76,6 +76,8 @@ class FakeMessage:
     edited_timestamp: str | None = None
     #: Every version the message had, oldest first (the dict sent or the edit applied).
     history: list[dict[str, Any]] = field(default_factory=list)
+    #: When each version of `history` was applied (unix seconds, wall clock).
+    history_times: list[float] = field(default_factory=list)
 
     @property
     def channel_id(self) -> int:

@@ -512,6 +512,7 @@ class FakeDiscordServer:
             message.interaction_type = interaction.type
             message.integration_owners = interaction.payload.get("authorizing_integration_owners")
         message.history.append(message.payload())
+        message.history_times.append(time.time())
         self._messages[message.id] = message
         return message
 
@@ -555,6 +556,7 @@ class FakeDiscordServer:
         message.edits += 1
         message.edited_timestamp = iso_now()
         message.history.append(message.payload())
+        message.history_times.append(time.time())
 
     async def _message_event(self, event: str, message: FakeMessage) -> None:
         """MESSAGE_CREATE/UPDATE/DELETE as the gateway sends them (never for ephemeral ones)."""
