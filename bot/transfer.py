@@ -24,6 +24,7 @@ from typing import cast
 
 from dotenv import load_dotenv
 
+import bot.modes.registry  # noqa: F401  # every kind's columns and steps, before a store opens
 from bot.redact import redact
 from bot.store import (
     Absorbed,

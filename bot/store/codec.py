@@ -14,6 +14,8 @@ from typing import Any, ClassVar, Protocol, TypeVar
 from bot.engine.codes import Code
 from bot.engine.errors import InvalidVariant
 from bot.engine.game import Game, Move, MoveKind, Reach, Secret, Variant
+from bot.store import schema
+from bot.store.schema import Step
 
 RECORD_FORMAT = 1
 """Version of the record layout; bump it when the layout changes."""
@@ -56,6 +58,12 @@ class KindCodec(Protocol[GameIn]):
     queries: ClassVar[Mapping[str, str]] = {}
     """Its own read queries by name, for what its records show beyond the shared counts
     (`Store.kind_rows`; `:kind` is its name, the other parameters are the caller's)."""
+    steps: ClassVar[tuple[Step, ...]] = ()
+    """Its own migration steps (its columns, its indexes), numbered in the one list
+    (`bot.store.schema`)."""
+    once_per_puzzle: ClassVar[str | None] = None
+    """The unique index that lets a player have one game of this kind per puzzle: a new game
+    it refuses is `AlreadyPlayed`."""
 
     def columns(self, game: GameIn) -> Record:
         """The kind's columns (shared `KIND_COLUMNS` or its `own_columns`); the rest are
@@ -92,6 +100,7 @@ def register(codec: KindCodec[Any]) -> None:
         raise ValueError(f"{codec.kind!r} declares columns another kind has: {sorted(taken)}")
     _CODECS[codec.kind] = codec
     _DEFAULTS.update(codec.own_columns)
+    schema.register(codec.steps)
 
 
 def codecs() -> tuple[KindCodec[Any], ...]:

@@ -2,16 +2,17 @@
 
 The store writes its SQL once, with named parameters (`:name`), and runs it on a `Session`: one
 open transaction on one connection. A `Dialect` opens and closes the database, runs the schema
-migrations (its own steps, the one runner in `migrations.py`), runs transactions with its own
-locking (SQLite's one writer, PostgreSQL's row locks), turns its driver's errors into the store's
-typed ones (`StoreBusy`, `Conflict`, `StoreUnavailable`) and stores timestamps its own way.
+migrations (the one list's steps in its own words, through the one runner in `migrations.py`),
+runs transactions with its own locking (SQLite's one writer, PostgreSQL's row locks), turns its
+driver's errors into the store's typed ones (`StoreBusy`, `Conflict`, `StoreUnavailable`) and
+stores timestamps its own way.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Coroutine, Iterable, Mapping, Sequence
 from datetime import datetime
-from typing import Any, Protocol, TypeVar
+from typing import Any, Literal, Protocol, TypeVar
 
 Params = Mapping[str, Any]
 T = TypeVar("T")
@@ -43,6 +44,11 @@ class Session(Protocol):
 
 class Dialect(Protocol):
     """One database, as the SQL store uses it."""
+
+    @property
+    def flavour(self) -> Literal["sqlite", "postgres"]:
+        """Which text of each schema step it runs (`schema.Step.sqlite` or `.postgres`)."""
+        ...
 
     name: str
     """What an operator's message calls it (a file path, or `database <url without password>`)."""
@@ -98,9 +104,4 @@ class Dialect(Protocol):
 
     async def table_names(self, session: Session) -> list[str]:
         """The tables the database holds, the schema's own bookkeeping left out, sorted."""
-        ...
-
-    @property
-    def steps(self) -> tuple[tuple[str, ...], ...]:
-        """The schema's migrations: steps[n] takes it from version n to n + 1."""
         ...

@@ -22,6 +22,7 @@ from bot.store import codec
 from bot.store.codec import game_from_record, game_to_record, move_to_record
 from bot.store.dialect import Params, Row, Session
 from bot.store.errors import AlreadyApplied
+from bot.store.schema import CHANNEL_GAMES
 from bot.store.values import Board
 
 GameT = TypeVar("GameT", bound=Game)
@@ -50,9 +51,7 @@ def record_columns() -> tuple[str, ...]:
     return (*HEADER_COLUMNS, *codec.columns())
 
 
-CHANNEL_GAMES = "kind <> 'daily'"
-"""The games that hold their channel (one active at a time); daily games are each player's own."""
-CHANNEL_GAME = f"channel_id = :channel AND status = 'active' AND {CHANNEL_GAMES}"
+CHANNEL_GAME = f"channel_id = :channel AND {CHANNEL_GAMES}"
 """The channel's one active game."""
 
 
@@ -63,7 +62,7 @@ def _insert_game(columns: tuple[str, ...]) -> str:
         "board_channel_id, board_message_id) "
         f"VALUES ({', '.join(':' + c for c in columns)}, :now, :now, "
         ":board_channel_id, :board_message_id) "
-        f"ON CONFLICT (channel_id) WHERE status = 'active' AND {CHANNEL_GAMES} DO NOTHING "
+        f"ON CONFLICT (channel_id) WHERE {CHANNEL_GAMES} DO NOTHING "
         "RETURNING id"
     )
 

@@ -1,5 +1,6 @@
-"""The one migration runner: each dialect brings its own steps (`sqlite_schema.py`,
-`postgres_schema.py`) and its own way to lock and to count them; this applies the missing ones.
+"""The one migration runner: the one list of steps (`schema.py`, with each registered mode's),
+each in the dialect's own words (`Dialect.flavour`); the dialect brings its way to lock and to
+count them; this applies the missing ones.
 
 Opening a database runs its missing steps in one transaction that one process holds at a time,
 so processes starting together migrate it once; a database from a newer bot, or one that holds
@@ -10,6 +11,7 @@ from __future__ import annotations
 
 import logging
 
+from bot.store import schema
 from bot.store.dialect import Dialect, Session
 from bot.store.errors import SchemaError
 
@@ -18,7 +20,8 @@ log = logging.getLogger(__name__)
 
 async def migrate(dialect: Dialect, target: int | None = None) -> None:
     """Bring the schema up to `target` steps (the newest unless a test builds an older one)."""
-    newest = len(dialect.steps)
+    steps = schema.steps()
+    newest = steps[-1].number
     goal = newest if target is None else target
 
     async def work(session: Session) -> int:
@@ -30,9 +33,13 @@ async def migrate(dialect: Dialect, target: int | None = None) -> None:
             )
         if found == 0:
             await _refuse_foreign_tables(dialect, session)
-        for number in range(found, goal):
-            for statement in dialect.steps[number]:
-                await session.execute(statement)
+        for step in steps:
+            if found < step.number <= goal:
+                for statement in getattr(step, dialect.flavour):
+                    if isinstance(statement, str):
+                        await session.execute(statement)
+                    else:
+                        await statement(session)
         await dialect.set_schema_version(session, found, max(found, goal))
         return found
 

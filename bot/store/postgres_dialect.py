@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any, Literal, TypeVar
 import asyncpg
 
 from bot.redact import redact
-from bot.store import postgres_schema
+from bot.store import schema
 from bot.store.dialect import Params, Row, Session
 from bot.store.errors import Conflict, StoreBusy, StoreUnavailable
 from bot.store.migrations import migrate
@@ -102,7 +102,7 @@ class PostgresDialect:
         "SELECT setval(pg_get_serial_sequence('games', 'id'), "
         "greatest((SELECT max(id) FROM games), 1))",
     )
-    steps = postgres_schema.MIGRATIONS
+    flavour: Literal["postgres"] = "postgres"
 
     def __init__(
         self,
@@ -245,15 +245,27 @@ class PostgresDialect:
     @asynccontextmanager
     async def migrating(self) -> AsyncIterator[Session]:
         async with self.pool.acquire() as conn, conn.transaction():
-            await conn.execute("SELECT pg_advisory_xact_lock($1)", postgres_schema.MIGRATION_LOCK)
+            await conn.execute("SELECT pg_advisory_xact_lock($1)", schema.MIGRATION_LOCK)
             await conn.execute(
                 "CREATE TABLE IF NOT EXISTS mastermind_schema (version INTEGER NOT NULL)"
+            )
+            # 1: counted in PostgreSQL's own steps, before the list was one (schema.py)
+            await conn.execute(
+                "ALTER TABLE mastermind_schema "
+                "ADD COLUMN IF NOT EXISTS numbering INTEGER NOT NULL DEFAULT 1"
             )
             yield PostgresSession(conn)
 
     async def schema_version(self, session: Session) -> int:
-        rows = await session.fetch("SELECT max(version) AS version FROM mastermind_schema")
-        return int(rows[0]["version"] or 0)
+        rows = await session.fetch(
+            "SELECT version, numbering FROM mastermind_schema ORDER BY version DESC LIMIT 1"
+        )
+        if not rows:
+            return 0
+        version = int(rows[0]["version"])
+        if rows[0]["numbering"] == 1:
+            return schema.POSTGRES_BEFORE_ONE_LIST.get(version, version)
+        return version
 
     async def table_names(self, session: Session) -> list[str]:
         rows = await session.fetch(
@@ -267,7 +279,8 @@ class PostgresDialect:
         if found < target:
             await session.execute("DELETE FROM mastermind_schema")
             await session.execute(
-                "INSERT INTO mastermind_schema (version) VALUES (:version)", {"version": target}
+                "INSERT INTO mastermind_schema (version, numbering) VALUES (:version, 2)",
+                {"version": target},
             )
 
 

@@ -17,7 +17,7 @@ from typing import Any, Self, TypeVar, Unpack
 
 from bot.engine.errors import AlreadyPlayed, GameOver, StaleGame
 from bot.engine.game import G, Game, expire
-from bot.store import bulk, game_rows, stats_queries, values
+from bot.store import bulk, codec, game_rows, stats_queries, values
 from bot.store.dialect import Dialect, Session
 from bot.store.errors import Conflict, ImportRefused
 from bot.store.game_rows import CHANNEL_GAME, public, utc_now
@@ -89,7 +89,7 @@ class SqlStore:
         try:
             return public(await self._write(work, source=source))
         except Conflict as conflict:
-            if conflict.data["index"] != "games_one_daily_per_player":
+            if conflict.data["index"] != codec.of(game.kind).once_per_puzzle:
                 raise
             held = await self._read(lambda session: game_rows.played_id(session, game))
             raise AlreadyPlayed(held) from None

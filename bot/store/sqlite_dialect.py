@@ -21,11 +21,10 @@ import sqlite3
 from collections.abc import Callable, Coroutine
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, Literal, TypeVar
 
 import aiosqlite
 
-from bot.store import sqlite_schema
 from bot.store.dialect import Session
 from bot.store.errors import Conflict, SchemaError, StoreBusy, StoreUnavailable
 from bot.store.filelock import claim
@@ -64,7 +63,7 @@ class SqliteDialect:
     seconds_between = "(julianday({end}) - julianday({start})) * 86400.0"
     import_begins: tuple[str, ...] = ()  # BEGIN IMMEDIATE already keeps every writer out
     import_ends: tuple[str, ...] = ()  # a new row's id follows the largest one by itself
-    steps = sqlite_schema.MIGRATIONS
+    flavour: Literal["sqlite"] = "sqlite"
 
     def __init__(
         self,

@@ -10,7 +10,9 @@ from datetime import timedelta
 import asyncpg
 import pytest
 
+from bot.modes.daily.rules import DailyGame
 from bot.modes.play.rules import guess
+from bot.modes.race.rules import RaceGame
 from bot.redact import redact
 from bot.store import (
     AlreadyApplied,
@@ -20,9 +22,10 @@ from bot.store import (
     StoreBusy,
     StoreUnavailable,
     open_store,
+    schema,
 )
-from bot.store.postgres_schema import MIGRATIONS, SCHEMA_VERSION
 from tests.store.helpers import ALICE, BOB, CHANNEL, Clock, play
+from tests.store.old_schemas import POSTGRES
 from tests.store.postgres_server import PostgresServer, query
 
 
@@ -51,7 +54,7 @@ async def test_the_database_itself_keeps_the_rules(postgres_url: str) -> None:
         "INSERT INTO moves (game_id, move_no, kind, player_id, code, black, white, created_at, "
         f"source) VALUES ({game.id}, 2, 'guess', 2, '[1,1,1,1]', 0, 0, now(), 'i:9')",
     )
-    assert query(postgres_url, "SELECT version FROM mastermind_schema") == [(SCHEMA_VERSION,)]
+    assert query(postgres_url, "SELECT version FROM mastermind_schema") == [(schema.newest(),)]
 
 
 async def test_one_input_makes_one_move_across_processes(postgres_url: str) -> None:
@@ -94,7 +97,7 @@ async def test_an_older_schema_is_upgraded_in_place(postgres_url: str) -> None:
     stores = await asyncio.gather(*(open_store(postgres_url) for _ in range(3)))
     for store in stores:  # three processes starting at once: migrated once, all work
         await store.close()
-    assert query(postgres_url, "SELECT version FROM mastermind_schema") == [(len(MIGRATIONS),)]
+    assert query(postgres_url, "SELECT version FROM mastermind_schema") == [(schema.newest(),)]
     async with await open_store(postgres_url) as store:
         _, outcome = await store.apply(lambda g: guess(g, BOB, "1234"), game_id=game)
         assert outcome.number == 2 and outcome.secret is not None
@@ -177,3 +180,73 @@ async def test_an_unusable_database_is_refused_in_one_line(
     with pytest.raises(StoreUnavailable, match="cannot be reached") as caught:
         await open_store(closed_port)
     assert "hunter2" not in str(caught.value) and "127.0.0.1:1" in str(caught.value)
+
+
+def schema_of(url: str) -> list[tuple[object, ...]]:
+    """What PostgreSQL holds of the schema: columns, constraints and indexes."""
+    columns = query(
+        url,
+        "SELECT table_name, column_name, data_type, is_nullable, column_default "
+        "FROM information_schema.columns WHERE table_schema = current_schema() "
+        "ORDER BY table_name, column_name",
+    )
+    checks = query(
+        url,
+        "SELECT conrelid::regclass::text, conname, pg_get_constraintdef(oid) FROM pg_constraint "
+        "WHERE connamespace = current_schema()::regnamespace ORDER BY 1, 2",
+    )
+    indexes = query(
+        url,
+        "SELECT indexname, indexdef FROM pg_indexes WHERE schemaname = current_schema() "
+        "ORDER BY indexname",
+    )
+    return [*columns, *checks, *indexes]
+
+
+async def test_a_database_in_the_old_numbering_upgrades_to_the_fresh_schema(
+    postgres_server: PostgresServer,
+) -> None:
+    """PostgreSQL counted four steps of its own before the list was one: a database at its
+    step 4 is read as step 5 of the one list, runs 6 and 7 and ends where a fresh one ends (no
+    kind listed, a draw allowed), every game kept."""
+    old, fresh = postgres_server.create_database(), postgres_server.create_database()
+    try:
+        for statement in (s for step in POSTGRES for s in step):
+            query(old, statement)
+        query(old, "CREATE TABLE mastermind_schema (version INTEGER NOT NULL)")
+        query(old, "INSERT INTO mastermind_schema VALUES (4)")
+        assert "'race'" in str(schema_of(old))  # the old CHECK lists kinds
+        query(
+            old,
+            "INSERT INTO games (format, kind, channel_id, starter_id, pegs, colours, duplicates, "
+            "max_guesses, solo, secret, status, version, created_at, last_move_at, reach, puzzle) "
+            "VALUES (1, 'daily', 5, 7, 4, 6, true, 10, false, '[0,1,2,3]', 'active', 0, now(), "
+            "now(), 'private', 3)",
+        )
+        query(
+            old,
+            "INSERT INTO games (format, kind, channel_id, starter_id, pegs, colours, duplicates, "
+            "max_guesses, solo, secret, status, version, created_at, last_move_at, lobby_until, "
+            "race_until) VALUES (1, 'race', 5, 7, 4, 6, true, 10, false, '[0,1,2,3]', 'active', "
+            "0, now(), now(), 100, 200)",
+        )
+        for url in (old, fresh):
+            async with await open_store(url):
+                pass
+        assert schema_of(old) == schema_of(fresh)
+        assert query(old, "SELECT version, numbering FROM mastermind_schema") == [
+            (schema.newest(), 2)
+        ]
+        async with await open_store(old) as store:
+            daily, race = await store.game(1), await store.game(2)
+            assert isinstance(daily, DailyGame) and daily.puzzle == 3
+            assert isinstance(race, RaceGame) and race.race_until == 200
+        query(  # a kind no bot has yet, and a game that ended even: the schema lets both be
+            old,
+            "INSERT INTO games (format, kind, channel_id, starter_id, pegs, colours, duplicates, "
+            "max_guesses, solo, status, version, created_at, last_move_at) "
+            "VALUES (1, 'duel', 9, 7, 4, 6, true, 10, false, 'draw', 0, now(), now())",
+        )
+    finally:
+        postgres_server.drop_database(old)
+        postgres_server.drop_database(fresh)

@@ -27,9 +27,9 @@ from bot.store import (
     StoreInUse,
     StoreUnavailable,
     open_store,
+    schema,
 )
 from bot.store.filelock import claim, holder_pid
-from bot.store.sqlite_schema import SCHEMA_VERSION
 from tests.store.helpers import ALICE, BOB, CHANNEL, Clock, play, query
 
 
@@ -46,7 +46,7 @@ async def store(dialect: SqliteDialect, clock: Clock) -> AsyncIterator[SqlStore]
 
 async def test_file_settings_and_schema(store: SqlStore, dialect: SqliteDialect) -> None:
     assert query(dialect.path, "PRAGMA journal_mode") == [("wal",)]
-    assert query(dialect.path, "PRAGMA user_version") == [(SCHEMA_VERSION,)]
+    assert query(dialect.path, "PRAGMA user_version") == [(schema.newest(),)]
     for pragma, value in (
         ("synchronous", 2),
         ("foreign_keys", 1),

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import sqlite3
 from contextlib import closing
 from dataclasses import replace
@@ -11,12 +12,16 @@ from pathlib import Path
 import pytest
 
 from bot.engine.game import Status
+from bot.modes.daily.rules import DailyGame
 from bot.modes.play.rules import PlayGame, guess
+from bot.modes.race.rules import RaceGame
 from bot.modes.solve.rules import SolveGame, answer
-from bot.store import SchemaError, open_store
+from bot.store import SchemaError, open_store, schema
 from bot.store.codec import game_to_record, move_to_record
-from bot.store.sqlite_schema import MIGRATIONS, SCHEMA_VERSION
 from tests.store.helpers import ALICE, BOB, CHANNEL, SECRET, play, query, solve
+from tests.store.old_schemas import SQLITE as MIGRATIONS
+
+SCHEMA_VERSION = schema.newest()
 
 ACTIVE_AT = "2025-01-01T10:00:00.000000+00:00"
 SOLVED_AT = "2025-01-02T10:00:00.000000+00:00"
@@ -155,3 +160,55 @@ async def test_the_log_says_a_new_database_was_created_and_an_old_one_upgraded(
         f"{tmp_path / 'new.db'}: new database, schema {SCHEMA_VERSION} created",
         f"{tmp_path / 'v1.db'}: schema upgraded from 1 to {SCHEMA_VERSION}",
     ], lines
+
+
+def normalized(path: Path) -> list[tuple[object, ...]]:
+    """The schema as SQLite runs it: each object's SQL with spacing folded (an old file's
+    table, rebuilt from its own text, keeps its line breaks)."""
+    rows = query(path, "SELECT type, name, sql FROM sqlite_master ORDER BY type, name")
+    fold = lambda sql: re.sub(r"\s+([,)])", r"\1", re.sub(r"\s+", " ", sql or "")).strip()  # noqa: E731
+    return [(kind, name, fold(sql)) for kind, name, sql in rows]
+
+
+def build_v5(path: Path) -> None:
+    """A file as the last bot before one migration list left it: every kind of game in it."""
+    build_v1(path)
+    with closing(sqlite3.connect(path)) as conn, conn:
+        for number in range(1, 5):
+            for statement in MIGRATIONS[number]:
+                conn.execute(statement)
+        conn.execute("PRAGMA user_version = 5")
+        conn.execute(
+            "INSERT INTO games (format, kind, channel_id, starter_id, pegs, colours, duplicates, "
+            "max_guesses, solo, secret, status, version, created_at, reach, puzzle) "
+            "VALUES (1, 'daily', 5, 7, 4, 6, 1, 10, 0, '[0,1,2,3]', 'active', 0, ?, 'private', 3)",
+            (ACTIVE_AT,),
+        )
+        conn.execute(
+            "INSERT INTO games (format, kind, channel_id, starter_id, pegs, colours, duplicates, "
+            "max_guesses, solo, secret, status, version, created_at, lobby_until, race_until) "
+            "VALUES (1, 'race', 5, 7, 4, 6, 1, 10, 0, '[0,1,2,3]', 'active', 0, ?, 100, 200)",
+            (ACTIVE_AT,),
+        )
+
+
+async def test_a_file_at_the_last_old_step_upgrades_to_the_fresh_schema(tmp_path: Path) -> None:
+    """SQLite counted its steps as the one list does: a file at step 5 runs 6 and 7 only, and
+    ends where a fresh file ends (no kind listed, a draw allowed); its games are all there."""
+    build_v5(tmp_path / "old.db")
+    listed = "SELECT sql FROM sqlite_master WHERE name = 'games'"
+    assert "'race'" in str(query(tmp_path / "old.db", listed)[0][0])  # the old CHECK lists kinds
+    for name in ("old.db", "new.db"):
+        async with await open_store(tmp_path / name):
+            pass
+    assert normalized(tmp_path / "old.db") == normalized(tmp_path / "new.db")
+    async with await open_store(tmp_path / "old.db") as store:
+        daily, race = await store.game(3), await store.game(4)
+        assert isinstance(daily, DailyGame) and daily.puzzle == 3
+        assert isinstance(race, RaceGame) and race.race_until == 200
+    query(  # a kind no bot has yet, and a game that ended even: the schema lets both be
+        tmp_path / "old.db",
+        "INSERT INTO games (format, kind, channel_id, starter_id, pegs, colours, duplicates, "
+        "max_guesses, solo, status, version, created_at) "
+        "VALUES (1, 'duel', 9, 7, 4, 6, 1, 10, 0, 'draw', 0, 'now')",
+    )

@@ -9,12 +9,27 @@ from bot.engine.game import Game, Variant
 from bot.modes.daily.rules import KIND, DailyGame
 from bot.modes.play.record import PlayRecord
 from bot.store.codec import KindCodec, Record
+from bot.store.schema import Step
+
+_ONCE = (
+    f"CREATE UNIQUE INDEX games_one_daily_per_player ON games (starter_id, puzzle) "
+    f"WHERE kind = '{KIND}'"
+)
 
 
 class DailyRecord(KindCodec[DailyGame]):
     """The daily mode's columns (`bot.store.codec.KindCodec`)."""
 
     kind = KIND
+    once_per_puzzle = "games_one_daily_per_player"
+    steps = (
+        Step(
+            4,
+            "one daily game per player and puzzle",
+            sqlite=(_ONCE,),
+            postgres=(_ONCE,),
+        ),
+    )
 
     def columns(self, game: DailyGame) -> Record:
         return {**PlayRecord().columns(game), "puzzle": game.puzzle}

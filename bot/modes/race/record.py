@@ -8,6 +8,11 @@ from typing import Any, ClassVar
 from bot.engine.game import Game, Variant
 from bot.modes.race.rules import KIND, RaceGame
 from bot.store.codec import KindCodec, Record, secret_column, secret_of, whole
+from bot.store.schema import Step
+
+_ACTIVE = (
+    f"CREATE INDEX games_active_races ON games (id) WHERE kind = '{KIND}' AND status = 'active'"
+)
 
 
 class RaceRecord(KindCodec[RaceGame]):
@@ -17,6 +22,22 @@ class RaceRecord(KindCodec[RaceGame]):
 
     plays_alone = True
     own_columns: ClassVar[Mapping[str, object]] = {"lobby_until": None, "race_until": None}
+    steps = (
+        Step(
+            5,
+            "a race's clock: when its lobby closes and when it ends (unix seconds)",
+            sqlite=(
+                "ALTER TABLE games ADD COLUMN lobby_until INTEGER",
+                "ALTER TABLE games ADD COLUMN race_until INTEGER",
+                _ACTIVE,
+            ),
+            postgres=(
+                "ALTER TABLE games ADD COLUMN lobby_until BIGINT",
+                "ALTER TABLE games ADD COLUMN race_until BIGINT",
+                _ACTIVE,
+            ),
+        ),
+    )
 
     def columns(self, game: RaceGame) -> Record:
         return {
