@@ -14,11 +14,12 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import sys
 from collections import OrderedDict
 from typing import Any
 
 from bot.engine.game import Reach
-from bot.store import Applied, Store
+from bot.store import Applied, Store, StoreBusy
 
 log = logging.getLogger(__name__)
 
@@ -119,6 +120,7 @@ class BoardMarks:
             await self.flush()
 
     async def _write_forever(self) -> None:
+        failing = False  # one WARNING per run of failures (a database outage), not per retry
         while True:
             await self._wake.wait()
             await asyncio.sleep(FLUSH_SECONDS)
@@ -126,6 +128,14 @@ class BoardMarks:
             try:
                 await self.flush()
             except Exception:
-                log.warning("could not record which boards were drawn; will retry", exc_info=True)
+                # The store warns once per outage (StoreBusy), so that is not repeated here.
+                quiet = failing or isinstance(sys.exc_info()[1], StoreBusy)
+                level = logging.DEBUG if quiet else logging.WARNING
+                log.log(
+                    level, "could not record which boards were drawn; will retry", exc_info=True
+                )
+                failing = True
                 await asyncio.sleep(1.0)
                 self._wake.set()
+            else:
+                failing = False

@@ -24,10 +24,8 @@ import socket
 from collections.abc import Sequence
 from typing import Protocol
 
-import asyncpg
-
 from bot.store.interface import Store
-from bot.store.postgres_dialect import PostgresDialect
+from bot.store.postgres_dialect import Conn, PostgresDialect
 from bot.store.sql import SqlStore
 
 log = logging.getLogger(__name__)
@@ -143,8 +141,8 @@ class PostgresLease:
             raise ValueError("a lease lasts a positive number of seconds")
         self.dialect, self.name, self.holder, self.ttl = dialect, name, holder, ttl
 
-    def _connection(self) -> asyncpg.pool.PoolAcquireContext[asyncpg.Record]:
-        return self.dialect.pool.acquire(timeout=self.ttl / 3)
+    def _connection(self) -> contextlib.AbstractAsyncContextManager[Conn]:
+        return self.dialect.connection(self.ttl / 3)
 
     async def claim(self) -> bool:
         async with self._connection() as conn:
@@ -291,7 +289,8 @@ class LeaseKeeper:
             bound = self.lease.ttl / 3 if math.isfinite(self.lease.ttl) else None
             ours = await asyncio.wait_for(self.lease.claim(), bound)
         except Exception as error:  # the database is away: the lease lapses on its own
-            log.warning("could not renew lease %s: %s", self.lease.name, error or repr(error))
+            # INFO: the store warns once per outage, and losing the lease is a WARNING below.
+            log.info("could not renew lease %s: %s", self.lease.name, error or repr(error))
             ours = None
         if ours:
             self._valid_until = began + self.lease.ttl

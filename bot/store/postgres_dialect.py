@@ -15,6 +15,7 @@ import functools
 import logging
 import os
 import re
+import time
 from collections.abc import AsyncIterator, Callable, Coroutine, Sequence
 from contextlib import asynccontextmanager
 from datetime import datetime
@@ -117,6 +118,7 @@ class PostgresDialect:
         self._pool_size = pool_size
         self._pool: asyncpg.Pool[asyncpg.Record] | None = None
         self._running: set[asyncio.Task[Any]] = set()  # strong references to shielded work
+        self._down_since: float | None = None  # when the current outage began (monotonic)
 
     @property
     def pool(self) -> asyncpg.Pool[asyncpg.Record]:
@@ -197,6 +199,40 @@ class PostgresDialect:
             why = f"cannot be used ({str(error).splitlines()[0] if str(error) else error!r})"
         return StoreUnavailable(f"{self.name} {why}.")
 
+    @asynccontextmanager
+    async def connection(self, timeout: float) -> AsyncIterator[Conn]:
+        """A pooled connection outside the store's transactions (leases); a failure to get
+        one is part of an outage, like a transaction's."""
+        try:
+            conn = await self.pool.acquire(timeout=timeout)
+        except (OSError, asyncpg.PostgresConnectionError) as error:
+            self.unreachable(error)
+            raise
+        self.reachable()
+        try:
+            yield conn
+        finally:
+            await self.pool.release(conn)
+
+    def unreachable(self, error: BaseException) -> None:
+        """One WARNING per outage, at its first failure: every interaction meanwhile is told to
+        try again, and a line per interaction would drown the log."""
+        if self._down_since is None:
+            self._down_since = time.monotonic()
+            log.warning(
+                "%s cannot be reached (%s); players are asked to try again until it is back",
+                self.name,
+                error,
+            )
+        else:
+            log.debug("%s still cannot be reached: %s", self.name, error)
+
+    def reachable(self) -> None:
+        """The end of an outage: one INFO line with its length."""
+        if self._down_since is not None:
+            seconds, self._down_since = time.monotonic() - self._down_since, None
+            log.info("%s can be reached again (after %.0f s)", self.name, seconds)
+
     # --- transactions --------------------------------------------------------------------
 
     @asynccontextmanager
@@ -207,8 +243,9 @@ class PostgresDialect:
         except TimeoutError:
             raise StoreBusy() from None
         except (OSError, asyncpg.PostgresConnectionError) as error:
-            log.warning("%s cannot be reached: %s", self.name, error)
+            self.unreachable(error)
             raise StoreBusy() from error
+        self.reachable()
         isolation: Literal["repeatable_read", "read_committed"] = (
             "read_committed" if write else "repeatable_read"
         )
