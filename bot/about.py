@@ -1,15 +1,15 @@
-"""What this program is: its version, read once from the installed package's metadata."""
+"""What this program is: its version, read once from the installed package's metadata, which
+pip writes from `version` in pyproject.toml, the one place it is written (CHANGELOG.md says
+what each version changed)."""
 
 from __future__ import annotations
 
 import importlib.metadata
 
-from bot import __version__
-
 
 def version() -> str:
-    """The installed package's version (the source tree's when run without installing)."""
+    """The installed package's version; `unknown` when it runs without being installed."""
     try:
         return importlib.metadata.version("mastermind-bot")
     except importlib.metadata.PackageNotFoundError:
-        return __version__
+        return "unknown (not installed: pip install -e .)"

@@ -115,7 +115,42 @@ def build_parser(version: str) -> argparse.ArgumentParser:
         metavar="URL",
         help="postgresql://user:password@host:port/database (default: DATABASE_URL)",
     )
+    backup = commands.add_parser(
+        "backup",
+        help="copy the SQLite database, consistent and checked, even while the bot runs",
+        description="Copy the SQLite database (DATABASE_PATH) with SQLite's online backup, "
+        "which works while the bot runs, into one self-contained file; check it (integrity, "
+        "schema) before it takes its name. On PostgreSQL it says how to use pg_dump.",
+    )
+    where = backup.add_mutually_exclusive_group(required=True)
+    where.add_argument("--to", type=Path, metavar="FILE", help="the copy's file (replaced)")
+    where.add_argument(
+        "--into",
+        type=Path,
+        metavar="FOLDER",
+        help="a new file named by the time (mastermind-YYYY-MM-DDTHHMMSSZ.db) in FOLDER",
+    )
+    backup.add_argument(
+        "--keep",
+        type=_positive,
+        metavar="N",
+        help="with --into: then remove all but the newest N copies there",
+    )
+    backup.add_argument(
+        "--from",
+        dest="source",
+        type=Path,
+        metavar="PATH",
+        help="the SQLite file (default: DATABASE_PATH, or mastermind.db)",
+    )
     return parser
+
+
+def _positive(raw: str) -> int:
+    """argparse's check of `--keep`: at least one copy."""
+    if not raw.isdigit() or int(raw) == 0:
+        raise argparse.ArgumentTypeError(f"a number of copies, 1 or more, got {raw!r}")
+    return int(raw)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -131,6 +166,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         from bot import health
 
         return health.main(args.health_file)
+    if args.command == "backup":  # needs no token: it never talks to Discord
+        from bot import backup
+
+        return backup.main(args.to, args.into, args.keep, args.source)
     if args.command == "copy-to-postgres":  # needs no token: it never talks to Discord
         from bot import transfer
 

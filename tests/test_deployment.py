@@ -138,7 +138,7 @@ def test_hadolint_finds_nothing_in_the_dockerfile() -> None:
 
 def test_the_image_leaves_secrets_and_databases_out() -> None:
     ignored = _lines(".dockerignore")
-    for entry in (".env", "*.db", ".venv", ".git"):
+    for entry in (".env", "*.db*", ".venv", "venv", ".git", "build", ".hypothesis", ".cache"):
         assert entry in ignored
 
 
@@ -146,9 +146,27 @@ def test_compose_runs_the_bot_on_a_volume_with_an_optional_postgres() -> None:
     text = (ROOT / "compose.yaml").read_text()
     assert "env_file: .env" in text and "DATABASE_PATH: /data/mastermind.db" in text
     assert "- data:/data" in text
-    postgres = text[text.index("  postgres:") :]
+    postgres = text[text.index("\n  postgres:") :]
     assert 'profiles: ["postgres"]' in postgres and "image: postgres:" in postgres
     assert "postgresql://mastermind:mastermind@postgres:5432/mastermind" in text  # what to set
+    bot = text[text.index("\n  bot:") : text.index("\n  backup:")]
+    waits = "depends_on:\n      postgres:\n        condition: service_healthy"
+    assert waits in bot and "required: false" in bot  # PostgreSQL's health, when it is there
+    assert "healthcheck:" in postgres and "pg_isready" in postgres
+
+
+def test_compose_and_systemd_back_up_daily_and_keep_seven() -> None:
+    compose = (ROOT / "compose.yaml").read_text()
+    backup = compose[compose.index("\n  backup:") : compose.index("\n  postgres:")]
+    assert "python -m bot backup --into /data/backups --keep 7; sleep 86400" in backup
+    assert "- data:/data" in backup and "DATABASE_PATH: /data/mastermind.db" in backup
+    service = (ROOT / "contrib" / "mastermind-bot-backup.service").read_text()
+    assert "-m bot backup --into /var/lib/mastermind-bot/backups --keep 7" in service
+    bot = (ROOT / "contrib" / "mastermind-bot.service").read_text()
+    database = re.compile(r"^Environment=DATABASE_PATH=(\S+)$", re.MULTILINE)
+    assert database.findall(service) == database.findall(bot)  # the bot's own database
+    timer = (ROOT / "contrib" / "mastermind-bot-backup.timer").read_text()
+    assert "OnCalendar=daily" in timer and "Persistent=true" in timer
 
 
 def test_a_heartbeat_is_healthy_until_it_is_stale(tmp_path: Path) -> None:
@@ -200,3 +218,21 @@ async def test_a_health_file_that_cannot_be_written_is_said_once(
     warnings = [line for line in bot.output.splitlines() if " WARNING " in line]
     assert len(warnings) == 1, bot.output
     assert f"cannot write the health file {beat} (" in warnings[0]
+
+
+def test_constraints_pin_every_package_installed() -> None:
+    """CI installs with `-c constraints.txt`: a package it does not pin (tzdata, which
+    python-dateutil pulls in, before #31) is whatever the index has that day."""
+    import importlib.metadata
+
+    pins = _pins()
+    installed = {
+        (dist.metadata["Name"] or "").lower().replace("_", "-"): dist.version
+        for dist in importlib.metadata.distributions()
+    }
+    tools = {"pip", "setuptools", "wheel", "mastermind-bot"}  # the venv's own, and this project
+    unpinned = {name: v for name, v in installed.items() if name not in pins and name not in tools}
+    assert unpinned == {}, "add to constraints.txt (docs/development.md says how to refresh it)"
+    for name, version in installed.items():
+        if name in pins:
+            assert pins[name] == version, f"{name}: {version} installed, {pins[name]} pinned"

@@ -2,6 +2,6 @@
 and reading, validation, `--help`, the README rows and the redacted repr all come from it."""
 
 from bot.config.rows import ConfigError, Setting
-from bot.config.settings import SETTINGS, Settings
+from bot.config.settings import SETTINGS, Settings, offline_settings
 
-__all__ = ["SETTINGS", "ConfigError", "Setting", "Settings"]
+__all__ = ["SETTINGS", "ConfigError", "Setting", "Settings", "offline_settings"]

@@ -222,6 +222,16 @@ class Settings:
         return settings
 
 
+def offline_settings() -> Settings:
+    """The settings of a command that never talks to Discord (`backup`): the same table, the
+    same `.env` and the same checks, but no token needed (it holds a placeholder)."""
+    load_dotenv(Path.cwd() / ".env", override=False)
+    return Settings.from_env({**os.environ, "DISCORD_TOKEN": NO_TOKEN})
+
+
+NO_TOKEN = "(not needed by this command)"
+
+
 def _found(dotenv: Path, error: MissingSetting) -> str:
     """What `.env` says of the missing variable: no file, no line for it, or a line left empty
     (the quick start's copy of .env.example before the token is pasted in)."""

@@ -4,9 +4,9 @@
 
 The cache is FOLDER, else CACHE_DIR, NUMBA_CACHE_DIR or the user's cache folder, as the bot
 chooses it (`cache_dir.choose`). Without this, the bot's first start after an install (or after
-`kernels.py` changed) compiles them in the background, about 30 s, while it already answers;
-every later start loads them in about a second. A container image runs it at build time, into
-the folder its bot later reads.
+`kernels.py` changed) compiles them in the background (`cache_dir.COMPILE_SECONDS`) while it
+already answers; every later start loads them in about a second. A container image runs it at
+build time, into the folder its bot later reads.
 """
 
 from __future__ import annotations
