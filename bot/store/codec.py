@@ -61,9 +61,9 @@ class KindCodec(Protocol[GameIn]):
     steps: ClassVar[tuple[Step, ...]] = ()
     """Its own migration steps (its columns, its indexes), numbered in the one list
     (`bot.store.schema`)."""
-    once_per_puzzle: ClassVar[str | None] = None
-    """The unique index that lets a player have one game of this kind per puzzle: a new game
-    it refuses is `AlreadyPlayed`."""
+    once_per_puzzle: ClassVar[bool] = False
+    """A player has one game of this kind per puzzle (its own unique index, in its steps): a
+    new game that index refuses is `AlreadyPlayed`."""
 
     def columns(self, game: GameIn) -> Record:
         """The kind's columns (shared `KIND_COLUMNS` or its `own_columns`); the rest are

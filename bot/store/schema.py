@@ -51,6 +51,9 @@ CHANNEL_GAMES = "status = 'active' AND reach <> 'private'"
 """The games that hold their channel (one active at a time): every running game but a private
 one (each player's own)."""
 
+SHARED_UNIQUE_INDEXES = frozenset({"games_one_active_per_channel", "moves_once_per_source"})
+"""The unique indexes every database has; any other a write meets is a mode's own."""
+
 _BY_LAST_MOVE = (
     "CREATE INDEX games_active_by_last_move ON games (last_move_at) WHERE status = 'active'"
 )

@@ -22,6 +22,7 @@ from bot.store.dialect import Dialect, Session
 from bot.store.errors import Conflict, ImportRefused
 from bot.store.game_rows import CHANNEL_GAME, public, utc_now
 from bot.store.interface import ActionTarget
+from bot.store.schema import SHARED_UNIQUE_INDEXES as SHARED
 from bot.store.stats_queries import HistoryFilter
 from bot.store.values import Held, OutcomeT, always
 
@@ -89,7 +90,7 @@ class SqlStore:
         try:
             return public(await self._write(work, source=source))
         except Conflict as conflict:
-            if conflict.data["index"] != codec.of(game.kind).once_per_puzzle:
+            if not codec.of(game.kind).once_per_puzzle or conflict.data["index"] in SHARED:
                 raise
             held = await self._read(lambda session: game_rows.played_id(session, game))
             raise AlreadyPlayed(held) from None

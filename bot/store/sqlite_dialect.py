@@ -48,10 +48,10 @@ BUSY_TIMEOUT_SECONDS = 2.0
 
 _UNIQUE_INDEXES = {
     "games.channel_id": "games_one_active_per_channel",
-    "games.starter_id, games.puzzle": "games_one_daily_per_player",
     "moves.source": "moves_once_per_source",
 }
-"""SQLite names a refused unique index by its columns; the store knows it by its name."""
+"""SQLite names a refused unique index by its columns; the store knows the shared ones by
+their name (a mode's own, by its columns)."""
 
 
 class SqliteDialect:

@@ -22,7 +22,8 @@ from bot.engine.errors import (
     WrongGameKind,
 )
 from bot.engine.game import EndOutcome, Game, MoveKind, Secret, Status, Variant, expire, give_up
-from bot.modes.play.rules import NotAPlayGame, PlayGame, guess, new_play_game
+from bot.modes.common.rules import NotAPlayGame
+from bot.modes.play.rules import PlayGame, guess, new_play_game
 from bot.modes.solve.rules import (
     AnswerOutcome,
     ImpossibleAnswer,

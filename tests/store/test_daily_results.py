@@ -7,8 +7,8 @@ from __future__ import annotations
 import asyncio
 
 from bot.engine.game import Game, expire, give_up
+from bot.modes.common.rules import guess_on
 from bot.modes.daily.rules import DailyGame, new_daily_game
-from bot.modes.play.rules import guess
 from bot.modes.solve.rules import answer, undo
 from bot.store import Result, Store
 from tests.store.backends import Backend
@@ -37,7 +37,7 @@ async def play_out(
     for code in codes:
         clock.advance(seconds=seconds)
         current, _ = await store.apply(
-            lambda g, c=code: guess(g, g.starter_id, c), game_id=started.id
+            lambda g, c=code: guess_on(g, g.starter_id, c, alone=True), game_id=started.id
         )
     return current
 

@@ -3,11 +3,14 @@ hard mode are kept with the game, and stats count guesses only, per kind of game
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 import pytest
 
 from bot.engine.errors import AlreadyPlayed, BreaksAClue
 from bot.engine.game import Reach
-from bot.modes.daily.rules import DailyGame, new_daily_game
+from bot.modes.daily.rules import FIRST_DAY, DailyGame, new_daily_game
+from bot.modes.daily.rules import guess as daily_guess
 from bot.modes.play.rules import guess, hint
 from bot.store import PlayerStats, Store
 from tests.store.backends import Backend
@@ -32,7 +35,10 @@ async def test_daily_games_leave_the_channel_free_and_come_once_per_player_and_d
         await store.start(daily(ALICE))
     assert repeat.value.game_id == alice.id
     await store.start(daily(ALICE, puzzle=413))  # tomorrow is another game
-    bob, outcome = await store.apply(lambda g: guess(g, BOB, "1234"), game_id=bob.id)
+    day = FIRST_DAY + timedelta(days=411)  # puzzle 412's day
+    bob, outcome = await store.apply(
+        lambda g: daily_guess(g, BOB, "1234", today=day), game_id=bob.id
+    )
     assert outcome.secret == SECRET and isinstance(bob, DailyGame) and bob.puzzle == 412
     assert await store.game(bob.id or 0) == bob
     rows = backend.query("SELECT kind, puzzle, reach FROM games ORDER BY id")

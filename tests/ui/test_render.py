@@ -103,3 +103,13 @@ def test_every_status_a_game_can_end_in_has_its_board_colour() -> None:
     assert Status("draw") is Status.DRAW
     assert set(embeds.STATUS_COLOUR) == set(Status)
     assert embeds.STATUS_COLOUR[Status.DRAW] not in (embeds.WON, embeds.LOST, embeds.ENDED)
+
+
+def test_a_days_leaderboard_marks_hard_mode_but_no_hint_a_daily_cannot_have() -> None:
+    from bot.modes.daily import board as daily_board
+    from bot.store import Result
+    from bot.ui.i18n import ENGLISH
+
+    rows = [Result(1, 10, 7, True, 3, 42.0, hard=True, hinted=True)]
+    line = daily_board.daily_leaderboard(7, rows, t=ENGLISH).description or ""
+    assert "💪" in line and "💡" not in line

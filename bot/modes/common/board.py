@@ -9,6 +9,7 @@ import discord
 
 from bot.charts import data
 from bot.engine.job_types import SimulationResult
+from bot.modes.common.rules import OneBoardGame
 from bot.store import PlayerStats
 from bot.ui import charts, components, text, words
 from bot.ui.boards import Field
@@ -151,6 +152,15 @@ class Leaderboard:
     def __call__(self, rows: Sequence[PlayerStats], *, t: Messages) -> discord.Embed:
         title, empty = self.title(t), self.empty(t)
         return leaderboard(rows, t=t, title=title, empty=empty, averages=self.averages)
+
+
+def guesses_left(game: OneBoardGame, *, t: Messages) -> str:
+    """'**7** of 10'."""
+    return t.gettext(
+        "**{left}** of {limit}",
+        left=t.number(game.guesses_left),
+        limit=t.number(game.variant.max_guesses),
+    )
 
 
 def average(record: PlayerStats, t: Messages) -> str:

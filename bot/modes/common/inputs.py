@@ -25,7 +25,7 @@ from bot.interactions.options import (
 from bot.interactions.replies import actor, guarded
 from bot.modes.common import actions as common
 from bot.modes.common import board
-from bot.modes.play.rules import NotAPlayGame
+from bot.modes.common.rules import NotAPlayGame
 from bot.ui import charts, i18n
 from bot.ui.errors import ServerOnly
 from bot.ui.i18n import slash

@@ -16,9 +16,8 @@ import discord
 
 from bot.engine.errors import AlreadyPlayed
 from bot.engine.game import Status
-from bot.modes.common.board import badge, marks
+from bot.modes.common.board import badge, guesses_left, marks
 from bot.modes.daily.rules import DailyGame, Streak
-from bot.modes.play import board as play_board
 from bot.modes.review import board as review
 from bot.store import PlayerStats, Result
 from bot.ui import components, embeds, text, words
@@ -97,7 +96,7 @@ def _embed(game: DailyGame, next_in: timedelta | None, t: Messages) -> discord.E
     embed.description = embeds.guess_grid(space, game.moves, t=t)
     embed.add_field(name=t.gettext("Colours"), value=text.legend(space, t=t), inline=False)
     if game.status is Status.ACTIVE:
-        embed.add_field(name=t.gettext("Guesses left"), value=play_board.guesses_left(game, t=t))
+        embed.add_field(name=t.gettext("Guesses left"), value=guesses_left(game, t=t))
     else:
         embed.add_field(name=t.gettext("Result"), value=_result(game, t), inline=False)
         secret = game.revealed_secret
@@ -265,8 +264,7 @@ def daily_leaderboard(
             score=score,
             time=embeds.duration(row.seconds, t=t),
         )
-        marks = ("💪" if row.hard else "") + ("💡" if row.hinted else "")
-        lines.append(f"{badge(place)} {line} {marks}".rstrip())
+        lines.append(f"{badge(place)} {line} {'💪' if row.hard else ''}".rstrip())
     embed.description = "\n".join(lines)
     return embed
 

@@ -1,4 +1,4 @@
-"""How a daily game is kept: a play game's columns and the puzzle it belongs to."""
+"""How a daily game is kept: its secret, hard mode, winner and the puzzle it belongs to."""
 
 from __future__ import annotations
 
@@ -7,8 +7,7 @@ from typing import Any
 
 from bot.engine.game import Game, Variant
 from bot.modes.daily.rules import KIND, DailyGame
-from bot.modes.play.record import PlayRecord
-from bot.store.codec import KindCodec, Record
+from bot.store.codec import KindCodec, Record, secret_column, secret_of
 from bot.store.schema import Step
 
 _ONCE = (
@@ -21,7 +20,7 @@ class DailyRecord(KindCodec[DailyGame]):
     """The daily mode's columns (`bot.store.codec.KindCodec`)."""
 
     kind = KIND
-    once_per_puzzle = "games_one_daily_per_player"
+    once_per_puzzle = True
     steps = (
         Step(
             4,
@@ -32,7 +31,19 @@ class DailyRecord(KindCodec[DailyGame]):
     )
 
     def columns(self, game: DailyGame) -> Record:
-        return {**PlayRecord().columns(game), "puzzle": game.puzzle}
+        return {
+            "solo": True,
+            "secret": secret_column(game.secret),
+            "winner_id": game.winner_id,
+            "hard": game.hard,
+            "puzzle": game.puzzle,
+        }
 
     def build(self, record: Mapping[str, Any], header: Record, variant: Variant) -> Game:
-        return DailyGame(**PlayRecord.fields(record, header, variant), puzzle=record["puzzle"])
+        return DailyGame(
+            **header,
+            variant=variant,
+            secret=secret_of(record, variant),
+            hard=bool(record.get("hard", False)),
+            puzzle=record["puzzle"],
+        )

@@ -1,5 +1,6 @@
 """The daily mode's rules: one secret per UTC day, the same for everybody, unguessable in
-advance, and each player's game on it (a play game, played privately once).
+advance, and each player's game on it (one board, played privately once; its guess is the
+one-board transition play shares, `bot.modes.common.rules.guess_on`).
 
 The secret is derived from the date and a server-side key with HMAC-SHA256, so anyone with the
 source but not the key cannot compute tomorrow's code, and the bot needs to store nothing per
@@ -18,8 +19,7 @@ from typing import ClassVar
 from bot.engine import game as core
 from bot.engine.codes import Code, CodeSpace
 from bot.engine.game import EndOutcome, GuessOutcome, Reach, Secret, Variant
-from bot.modes.play import rules as play
-from bot.modes.play.rules import PlayGame
+from bot.modes.common.rules import OneBoardGame, guess_on
 
 FIRST_DAY = date(2026, 1, 1)
 """Puzzle #1. Fixed for ever: changing it renumbers every past result."""
@@ -91,7 +91,7 @@ def streak(results: Iterable[tuple[date, bool]], day: date) -> Streak:
 
 
 @dataclass(frozen=True, kw_only=True, repr=False)
-class DailyGame(PlayGame):
+class DailyGame(OneBoardGame):
     """One player's game on the day's shared secret (`puzzle` numbers the UTC day); played
     privately, once per player and day."""
 
@@ -99,8 +99,15 @@ class DailyGame(PlayGame):
     owner_ends_only: ClassVar[bool] = True  # a moderator ending it would cost them the day
 
     puzzle: int
-    solo: bool = True
     reach: Reach = Reach.PRIVATE
+
+    def _shown(self) -> tuple[tuple[str, object], ...]:
+        return (
+            ("puzzle", self.puzzle),
+            ("hard", self.hard),
+            ("status", self.status.value),
+            ("guesses", len(self.moves)),
+        )
 
 
 def new_daily_game(
@@ -127,10 +134,10 @@ def new_daily_game(
 
 def guess(
     game: DailyGame, player_id: int, code: Code | str, *, today: date
-) -> tuple[PlayGame, GuessOutcome | EndOutcome]:
+) -> tuple[DailyGame, GuessOutcome | EndOutcome]:
     """Score a guess on the puzzle of `today`. A puzzle is played on its own day only: once
     that is over (midnight UTC, when its answer may be public), the move closes the game
     instead (a TIMEOUT, so it shows its answer and counts as not solved) and scores nothing."""
     if puzzle_number(today) != game.puzzle:
         return core.expire(game)
-    return play.guess(game, player_id, code)
+    return guess_on(game, player_id, code, alone=True)

@@ -10,8 +10,9 @@ import discord
 from bot.engine.codes import Code, CodeSpace
 from bot.engine.game import MoveKind, Status
 from bot.modes.common import board as common_board
+from bot.modes.common.rules import NotAPlayGame
 from bot.modes.hints import board as hints_board
-from bot.modes.play.rules import NotAPlayGame, NotOwnRoute, PlayGame
+from bot.modes.play.rules import NotOwnRoute, PlayGame
 from bot.modes.review.board import finished_view
 from bot.store import PlayerStats
 from bot.ui import components, embeds, text, words
@@ -44,7 +45,7 @@ def play_board(game: PlayGame, secret: Code | None = None, *, t: Messages) -> di
     else:
         mode = t.gettext("everyone may guess")
     if game.status is Status.ACTIVE:
-        embed.add_field(name=t.gettext("Guesses left"), value=guesses_left(game, t=t))
+        embed.add_field(name=t.gettext("Guesses left"), value=common_board.guesses_left(game, t=t))
         embed.add_field(name=t.gettext("Players"), value=mode)
         how = t.gettext(
             "Guess with /mastermind guess code:{example} or the Guess button.",
@@ -59,15 +60,6 @@ def play_board(game: PlayGame, secret: Code | None = None, *, t: Messages) -> di
             )
         embed.set_footer(text=embeds.edition(game, t))
     return embed
-
-
-def guesses_left(game: PlayGame, *, t: Messages) -> str:
-    """'**7** of 10'."""
-    return t.gettext(
-        "**{left}** of {limit}",
-        left=t.number(game.guesses_left),
-        limit=t.number(game.variant.max_guesses),
-    )
 
 
 def _play_result(game: PlayGame, t: Messages) -> str:
