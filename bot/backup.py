@@ -6,7 +6,7 @@ driver wraps) copies the database as one reader sees it, while the bot goes on w
 copy is made into a temporary file, turned into a single self-contained file (no WAL), checked
 (`PRAGMA integrity_check`, and the same schema as the source), and only then renamed into
 place, so a copy that exists is a good one. With `--into FOLDER --keep N` it is named by the
-time and only the newest N are kept: what a daily timer runs. PostgreSQL has its own tool.
+time and only the newest N are kept: what a timer runs once a day. PostgreSQL has its own tool.
 """
 
 from __future__ import annotations
