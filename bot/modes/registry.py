@@ -18,6 +18,7 @@ from bot.interactions.cogs import adopt_commands, offer_choices
 from bot.interactions.context import Feature, Host, ModeSpec
 from bot.modes.common import inputs as common
 from bot.modes.daily import inputs as daily
+from bot.modes.duel import inputs as duel
 from bot.modes.hints import inputs as hints
 from bot.modes.play import inputs as play
 from bot.modes.race import inputs as race
@@ -27,7 +28,7 @@ from bot.store import codec
 from bot.ui.errors import ErrorWords, say
 from bot.ui.i18n import Messages
 
-MODES: tuple[ModeSpec[Any], ...] = (play.MODE, solve.MODE, daily.MODE, race.MODE)
+MODES: tuple[ModeSpec[Any], ...] = (play.MODE, solve.MODE, daily.MODE, race.MODE, duel.MODE)
 """Every way to play, in the order their records and commands are shown."""
 
 FEATURES: tuple[Feature, ...] = (hints.FEATURE, review.FEATURE)

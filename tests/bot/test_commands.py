@@ -23,6 +23,7 @@ SUBCOMMANDS = {
     "leaderboard": ["games"],
     "daily": ["hard"],
     "race": ["pegs", "colours", "guesses", "duplicates", "hard", "join_seconds", "minutes"],
+    "duel": ["pegs", "colours", "guesses", "duplicates", "opponent", "hard"],
 }
 
 
@@ -45,7 +46,12 @@ async def test_the_synced_command_tree(fake_discord: FakeDiscord, bot) -> None:
     assert not any(o.get("required") for o in play.values())
     assert _options(subcommands["guess"])["code"]["required"] is True
     boards = _options(subcommands["leaderboard"])["games"]["choices"]
-    assert [c["value"] for c in boards] == ["play", "daily", "race"]  # the modes' own, in order
+    assert [c["value"] for c in boards] == ["play", "daily", "race", "duel"]  # in the modes' order
+    opponents = [c["value"] for c in _options(subcommands["duel"])["opponent"]["choices"]]
+    assert opponents[0] == "random-consistent"  # `easy`, then every other strategy
+    assert sorted(opponents) == sorted(
+        c["value"] for c in _options(subcommands["solve"])["strategy"]["choices"]
+    )
     strategies = [c["value"] for c in _options(subcommands["solve"])["strategy"]["choices"]]
     assert strategies == [
         "knuth",

@@ -120,6 +120,7 @@ async def test_the_synced_commands_carry_polish(
         "leaderboard": "ranking",
         "daily": "dzienna",
         "race": "wyścig",
+        "duel": "pojedynek",
     }
     for sub in subcommands.values():
         assert set(sub["description_localizations"]) == {"pl"}

@@ -36,6 +36,7 @@ from bot.engine.errors import (
 from bot.engine.game import Variant
 from bot.engine.search import TooLarge, check_size
 from bot.modes import registry
+from bot.modes.duel import rules as duel_rules
 from bot.modes.play import rules as play_rules
 from bot.modes.race import rules as race_rules
 from bot.modes.race.actions import RaceNeedsServer
@@ -296,6 +297,24 @@ def engine_errors() -> Iterator[tuple[BaseException, str]]:
         "The review opens when the game is over, so it can't give the secret away.",
     )
     yield ReviewNeedsPlay(), "Reviews are for games where you crack my code."
+    duel = duel_rules.new_duel_game(guild_id=1, channel_id=2, starter_id=3, theirs="6655")
+    waiting, _ = duel_rules.guess(duel, 3, "1111")
+    yield (
+        _raised(lambda: duel_rules.guess(waiting, 3, "1111")),
+        "Wait for the bot's guess: it is not your turn.",
+    )
+    yield (
+        _raised(lambda: duel_rules.guess(play, 3, "1111")),
+        "That belongs to a duel; this game is played otherwise.",
+    )
+    yield (
+        _raised(lambda: duel_rules.check_secret(Variant(), "1127")),
+        f"That secret does not fit this duel: '7' is not a colour here: use digits 1-6. {COLOURS}",
+    )
+    yield (
+        _raised(lambda: duel_rules.check_secret(Variant(), ("x", 1, 2, 3))),  # type: ignore[arg-type]
+        "That secret does not fit this duel: Write a code of 4 colours.",
+    )
     yield (
         GameAlreadyActive(1, "play"),
         "A guessing game is already running in this channel. `/mastermind board` shows it; "

@@ -1,0 +1,1 @@
+"""Duel: the player and the bot each hide a code and crack the other's in turns."""
