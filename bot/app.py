@@ -20,7 +20,6 @@ from bot.engine import cache_dir
 from bot.engine.game import Game
 from bot.interactions import boards
 from bot.interactions.context import Host, ModeSpec
-from bot.interactions.marks import BoardMarks
 from bot.interactions.replies import on_app_command_error
 from bot.modes import registry
 from bot.solver_pool import SolverPool, SolverUnavailable
@@ -96,9 +95,8 @@ class MastermindBot(Host):
     async def setup_hook(self) -> None:
         if not hasattr(self, "store"):
             self.store = await open_store(self.settings.database)
-        self.marks = BoardMarks(self.store)
-        self.store.listen(self.marks.committed)
-        self.marks.start()
+        self.boards = boards.keeper_for(self)
+        self.boards.start()
         cache = cache_dir.choose(self.settings.cache_dir)  # before any worker starts
         if cache.problem is not None:
             log.warning("%s", cache.problem)
@@ -176,7 +174,7 @@ class MastermindBot(Host):
 
     async def _reconcile(self) -> None:
         try:
-            await boards.reconcile(self, served_only=True)
+            await self.boards.reconcile(served_only=True)
         except Exception:
             log.exception("redrawing the boards behind their games failed; the pass retries")
 
@@ -190,7 +188,7 @@ class MastermindBot(Host):
         expired = await self.store.expire_stale(older_than, while_held=while_held)
         for game in expired:
             if game.id is not None and while_held():
-                await boards.refresh(self, game.id)
+                await self.boards.refresh(game.id)
         if expired:
             log.info("ended %d game(s) nobody played for %s", len(expired), older_than)
         return len(expired)
@@ -229,7 +227,7 @@ class MastermindBot(Host):
         timeout = timedelta(hours=self.settings.game_timeout_hours)
         chores: tuple[Callable[[Held], Awaitable[object]], ...] = (
             *self._cog_passes(),
-            lambda held: boards.reconcile(self, while_held=held),
+            lambda held: self.boards.reconcile(while_held=held),
             lambda held: self.expire_stale_games(timeout, held),
         )
         for chore in chores:
@@ -283,9 +281,10 @@ class MastermindBot(Host):
                 log.warning("closing with %d interaction(s) still running", len(self.in_flight))
                 break
             await asyncio.wait(set(self.in_flight), timeout=left)
+        if hasattr(self, "boards"):  # the last moves' boards are drawn and recorded
+            left = deadline - asyncio.get_running_loop().time()
+            await self.boards.close(max(0.1, left))
         await super().close()
-        if hasattr(self, "marks"):
-            await self.marks.close()  # the boards drawn last are recorded before the store shuts
         if hasattr(self, "store"):
             await self.store.close()
         if hasattr(self, "solver"):

@@ -10,7 +10,6 @@ from __future__ import annotations
 import asyncio
 
 from bot.config import Settings
-from bot.interactions import boards
 from bot.store import JOBS_LEASE, LeaseKeeper, open_lease, open_store
 from tests.discord_fake import FakeDiscord
 from tests.store.pg_fixtures import postgres_server, postgres_url
@@ -78,7 +77,7 @@ async def test_the_lease_holders_redraw_landing_late_never_leaves_a_board_behind
                 )
 
                 late = fake.stall_next("PATCH", f"/channels/{channel_id}/messages/{board.id}")
-                passing = asyncio.create_task(boards.reconcile(bot))  # reads move 1, stalls
+                passing = asyncio.create_task(bot.boards.reconcile())  # reads move 1, stalls
                 await late.wait_arrived()
                 await guess(fake, "general-2", "bob", wrong(postgres_url, channel_id))
                 await fake.wait_for(lambda: "move 2" in board.text, what="the owner's move 2")

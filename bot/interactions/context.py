@@ -22,7 +22,7 @@ from discord.ext import commands
 from bot.charts.pool import ChartPool
 from bot.config import Settings
 from bot.engine.game import G, Game
-from bot.interactions.marks import BoardMarks
+from bot.interactions.keeper import BoardKeeper
 from bot.solver_pool import SolverPool
 from bot.store import Store
 from bot.store.codec import KindCodec
@@ -42,8 +42,8 @@ class Host(commands.AutoShardedBot):
     settings: Settings
     clock: Callable[[], datetime]
     in_flight: set[object]
-    marks: BoardMarks
-    """Which version each board shows, known at once and written in batches."""
+    boards: BoardKeeper
+    """Keeps every channel board in step with the store (created at start, closed at stop)."""
 
     def serves(self, guild_id: int | None) -> bool:
         """This process answers `guild_id`'s interactions: Discord sends a server's events to

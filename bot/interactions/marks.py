@@ -1,12 +1,14 @@
-"""Which version each board shows: known at once in this process, written to the store in
-batches.
+"""Which version each board message shows: known at once in this process, written to the store
+in batches.
 
 Drawing a board and recording what it shows used to be two steps of every move, each with its
-own write transaction. The version a board now shows is kept here the moment it is drawn (under
-the game's board lock, so a later check in this process sees it), and the marks drawn within
-one short moment are written together in one transaction (group commit). A crash loses only
-marks not yet written: the start-up pass then finds those boards behind and redraws them once
-more, with the same picture, so boards still converge to the store.
+own write transaction. The version a board message now shows is kept here the moment it is
+drawn (under the game's board lock, so a later check in this process sees it), and the marks
+drawn within one short moment are written together in one transaction (group commit). A mark
+names its message: a drawing of a copy the board has since left (`/mastermind board` posted a
+new one) never marks the new copy as showing it. A crash loses only marks not yet written: the
+start-up pass then finds those boards behind and redraws them once more, with the same picture,
+so boards still converge to the store.
 """
 
 from __future__ import annotations
@@ -16,10 +18,8 @@ import contextlib
 import logging
 import sys
 from collections import OrderedDict
-from typing import Any
 
-from bot.engine.game import Reach
-from bot.store import Applied, Store, StoreBusy
+from bot.store import Store, StoreBusy
 
 log = logging.getLogger(__name__)
 
@@ -31,65 +31,33 @@ KEPT = 10_000
 
 
 class BoardMarks:
-    """The drawn versions of this process's boards, and the marks still to be written."""
+    """The drawn version of each board message of this process, and the marks to write."""
 
     def __init__(self, store: Store) -> None:
         self._store = store
-        self._drawn: OrderedDict[int, int] = OrderedDict()
-        self._pending: dict[int, int] = {}
-        self._coming: dict[int, int] = {}
-        self._redrawing = 0
-        self._quiet = asyncio.Event()
-        self._quiet.set()
+        self._drawn: OrderedDict[int, tuple[int, int]] = OrderedDict()
+        """game id -> (message id, the newest version this process drew on it)."""
+        self._pending: dict[int, tuple[int, int]] = {}
         self._wake = asyncio.Event()
         self._writer: asyncio.Task[None] | None = None
 
-    def committed(self, applied: Applied[Any]) -> None:
-        """A move was stored (the store tells every one, as it commits): a redraw of its
-        version is on its way if its game has a board the bot keeps."""
-        game = applied.game
-        if game.id is not None and applied.board is not None and game.reach is Reach.CHANNEL:
-            self._coming[game.id] = max(game.version, self._coming.get(game.id, -1))
+    def shown(self, game_id: int, message_id: int) -> int:
+        """The newest version this process drew on that message of the game (-1: none it
+        knows of)."""
+        drawn = self._drawn.get(game_id)
+        return drawn[1] if drawn is not None and drawn[0] == message_id else -1
 
-    def newer_coming(self, game_id: int, version: int) -> bool:
-        """A newer move of the game is stored and its redraw is on its way: it will draw the
-        board once for both (a burst of moves on one board draws it once, for its newest
-        version)."""
-        return self._coming.get(game_id, -1) > version
-
-    def redrawing(self) -> None:
-        """A move's redraw is under way (counted until it `arrived`)."""
-        self._redrawing += 1
-        self._quiet.clear()
-
-    async def settled(self, timeout: float = 2.0) -> None:
-        """Wait (a bounded while) for the moves' redraws under way: a pass that reads which
-        boards are behind then sees what they drew."""
-        with contextlib.suppress(TimeoutError):
-            async with asyncio.timeout(timeout):
-                await self._quiet.wait()
-
-    def arrived(self, game_id: int, version: int) -> None:
-        """The redraw of `version` is done (drawn, or left to a newer one)."""
-        self._redrawing -= 1
-        if not self._redrawing:
-            self._quiet.set()
-        if self._coming.get(game_id) == version:
-            del self._coming[game_id]
-
-    def shown(self, game_id: int) -> int:
-        """The newest version this process drew on the game's board (-1: none it knows of)."""
-        return self._drawn.get(game_id, -1)
-
-    def drew(self, game_id: int, version: int) -> None:
-        """The board now shows `version`: known here at once, written with the next batch."""
-        newest = max(version, self._drawn.pop(game_id, -1))
-        self._drawn[game_id] = newest
-        if self._coming.get(game_id, -1) <= newest:  # nothing newer is on its way
-            self._coming.pop(game_id, None)
+    def drew(self, game_id: int, message_id: int, version: int) -> None:
+        """The message now shows `version`: known here at once, written with the next batch."""
+        known = self._drawn.pop(game_id, None)
+        if known is not None and known[0] == message_id:
+            version = max(version, known[1])
+        self._drawn[game_id] = (message_id, version)
         while len(self._drawn) > KEPT:
             self._drawn.popitem(last=False)
-        self._pending[game_id] = max(newest, self._pending.get(game_id, -1))
+        pending = self._pending.get(game_id)
+        if pending is None or pending[0] != message_id or pending[1] < version:
+            self._pending[game_id] = (message_id, version)
         self._wake.set()
 
     def start(self) -> None:
@@ -105,8 +73,8 @@ class BoardMarks:
         try:
             await self._store.mark_rendered_many(batch)
         except Exception:
-            for game_id, version in batch.items():
-                self._pending[game_id] = max(version, self._pending.get(game_id, -1))
+            for game_id, mark in batch.items():
+                self._pending.setdefault(game_id, mark)  # a newer mark meanwhile goes first
             raise
 
     async def close(self) -> None:

@@ -125,7 +125,7 @@ async def _load(interaction: Interaction, board: PrivateBoard[GameT], game_id: i
     private one leaves nothing for the catch-up to read afterwards."""
     game = await board.load(interaction, game_id)
     if game.reach is not Reach.CHANNEL:
-        interaction.extras[boards.IN_STEP] = True
+        boards.in_step(interaction)
     return game
 
 

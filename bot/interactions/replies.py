@@ -16,7 +16,7 @@ from discord import app_commands
 from bot.engine.actor import Actor
 from bot.engine.errors import NotHere
 from bot.engine.game import G
-from bot.interactions import boards
+from bot.interactions import boards, state
 from bot.interactions.context import Interaction
 from bot.interactions.reach import reach_of
 from bot.store import AlreadyApplied, Store
@@ -69,13 +69,16 @@ def guarded(
             in_flight.add(task)
         try:
             await handler(interaction, *args, **kwargs)
-        except AlreadyApplied as error:
-            log.info(
-                "interaction %s repeats a stored move of game %s", interaction.id, error.game_id
-            )
-            await reply_error(interaction, error)
-            boards.refresh_soon(interaction.client, error.game_id)
         except Exception as error:
+            if isinstance(error, AlreadyApplied):  # its board catches up after (`catch_up`)
+                log.info(
+                    "interaction %s repeats a stored move of game %s",
+                    interaction.id,
+                    error.game_id,
+                )
+            # A click on a board only clicks redraw is answered with that board first, refused
+            # or not (its one way to catch up); the refusal then follows privately.
+            await boards.redraw_clicked(interaction)
             await reply_error(interaction, error)
         finally:
             if task is not None:
@@ -119,7 +122,7 @@ async def tell_privately(interaction: Interaction, message: str) -> None:
 
 async def public_placeholder(interaction: Interaction) -> int:
     """Answer with a public "thinking" message that will become a board; its message id."""
-    interaction.extras["public_defer"] = True
+    state.of(interaction).public_placeholder = True
     callback = await interaction.response.defer(thinking=True)
     message_id = getattr(callback, "message_id", None)
     if message_id is None:
@@ -129,14 +132,11 @@ async def public_placeholder(interaction: Interaction) -> int:
 
 def answered_publicly(interaction: Interaction) -> None:
     """The public placeholder now holds what it was for; errors go elsewhere from here."""
-    interaction.extras["public_answer"] = True
+    state.of(interaction).placeholder_filled = True
 
 
 async def reply_error(interaction: Interaction, error: BaseException | str) -> None:
     """Answer privately: as the response if none was sent yet, else as a followup.
-
-    A click on a board that only interactions reach (`boards.redraw_clicked`) first redraws
-    that board, then gets the message privately as a followup.
 
     A handler that already answered with a public "thinking" message (which was to become a
     board) has that message deleted first: Discord would otherwise turn the first followup
@@ -148,14 +148,10 @@ async def reply_error(interaction: Interaction, error: BaseException | str) -> N
         message = friendly(error, i18n.person(interaction), interaction.client.words_for)
     try:
         if not interaction.response.is_done():
-            # A board only interactions reach is redrawn by the click on it, refusal or not.
-            if await boards.redraw_clicked(interaction):
-                await interaction.followup.send(message, ephemeral=True)
-                return
             await interaction.response.send_message(message, ephemeral=True)
             return
-        extras = interaction.extras
-        if extras.get("public_defer") and not extras.get("public_answer"):
+        handling = state.of(interaction)
+        if handling.public_placeholder and not handling.placeholder_filled:
             with contextlib.suppress(discord.HTTPException):
                 await interaction.delete_original_response()
         await interaction.followup.send(message, ephemeral=True)

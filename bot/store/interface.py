@@ -123,18 +123,23 @@ class Store(Protocol):
         """A new board message showing `version`."""
         ...
 
-    async def mark_rendered(self, game_id: int, version: int) -> None:
-        """The board now shows `version`; an older version never lowers the mark."""
+    async def mark_rendered(
+        self, game_id: int, version: int, message_id: int | None = None
+    ) -> None:
+        """The board now shows `version`; an older version never lowers the mark. With
+        `message_id`, only if that message is still the board of record: a drawing of a copy
+        the board has left (`move_board`) says nothing about the new one."""
         ...
 
-    async def mark_rendered_many(self, marks: Mapping[int, int]) -> None:
-        """`mark_rendered` for several boards (game id -> version) in one write transaction:
-        how the boards drawn in one moment are recorded together."""
+    async def mark_rendered_many(self, marks: Mapping[int, tuple[int, int]]) -> None:
+        """`mark_rendered` for several boards (game id -> (message id, version)) in one write
+        transaction: how the boards drawn in one moment are recorded together."""
         ...
 
-    async def board_versions(self, game_id: int) -> tuple[int, int] | None:
-        """(the game's version, the version its channel board shows) in one read; None for a
-        game with no channel board (none yet, or one only interactions reach)."""
+    async def board_versions(self, game_id: int) -> tuple[int, Board] | None:
+        """(the game's version, its channel board: which message, showing which version) in
+        one read; None for a game with no channel board (none yet, or one only interactions
+        reach)."""
         ...
 
     async def boards_behind(self, limit: int = 100) -> list[int]:

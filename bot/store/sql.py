@@ -193,29 +193,47 @@ class SqlStore:
             {"channel": channel_id, "message": message_id, "version": version, "id": game_id},
         )
 
-    async def mark_rendered(self, game_id: int, version: int) -> None:
-        await self.mark_rendered_many({game_id: version})
-
-    async def mark_rendered_many(self, marks: Mapping[int, int]) -> None:
-        async def work(session: Session, _now: object) -> None:
-            await session.execute_many(
+    async def mark_rendered(
+        self, game_id: int, version: int, message_id: int | None = None
+    ) -> None:
+        if message_id is None:
+            await self._execute(
                 "UPDATE games SET rendered_version = :version "
                 "WHERE id = :id AND rendered_version < :version",
-                [{"version": v, "id": g} for g, v in sorted(marks.items())],  # one lock order
+                {"version": version, "id": game_id},
+            )
+        else:
+            await self.mark_rendered_many({game_id: (message_id, version)})
+
+    async def mark_rendered_many(self, marks: Mapping[int, tuple[int, int]]) -> None:
+        async def work(session: Session, _now: object) -> None:
+            await session.execute_many(
+                "UPDATE games SET rendered_version = :version WHERE id = :id "
+                "AND board_message_id = :message AND rendered_version < :version",
+                [  # one lock order
+                    {"version": version, "id": game_id, "message": message_id}
+                    for game_id, (message_id, version) in sorted(marks.items())
+                ],
             )
 
         if marks:
             await self._write(work)
 
-    async def board_versions(self, game_id: int) -> tuple[int, int] | None:
+    async def board_versions(self, game_id: int) -> tuple[int, values.Board] | None:
         rows = await self._read(
             lambda session: session.fetch(
-                "SELECT version, rendered_version FROM games WHERE id = :id "
-                "AND board_message_id IS NOT NULL AND reach = 'channel'",
+                "SELECT version, board_channel_id, board_message_id, rendered_version FROM games "
+                "WHERE id = :id AND board_message_id IS NOT NULL AND reach = 'channel'",
                 {"id": game_id},
             )
         )
-        return (int(rows[0]["version"]), int(rows[0]["rendered_version"])) if rows else None
+        if not rows:
+            return None
+        row = rows[0]
+        board = values.Board(
+            int(row["board_channel_id"]), int(row["board_message_id"]), int(row["rendered_version"])
+        )
+        return int(row["version"]), board
 
     async def boards_behind(self, limit: int = 100) -> list[int]:
         rows = await self._read(

@@ -29,6 +29,9 @@ class Route:
     prefix: str
     fields: tuple[tuple[str, int], ...]
 
+    def __post_init__(self) -> None:
+        _ROUTES[self.prefix] = self
+
     def id(self, *values: int) -> str:
         if len(values) != len(self.fields):
             raise TypeError(f"{self.prefix} takes {len(self.fields)} numbers")
@@ -42,6 +45,30 @@ class Route:
     def numbers(self, match: re.Match[str]) -> dict[str, int]:
         """The fields of a custom_id this route matched (see `numbers`)."""
         return numbers(match, dict(self.fields))
+
+    def parse(self, custom_id: str) -> dict[str, int] | None:
+        """The fields of `custom_id` if it is one of this route's (None if not); NotHere for
+        a forged number (see `numbers`)."""
+        match = re.fullmatch(self.template, custom_id)
+        return None if match is None else self.numbers(match)
+
+
+_ROUTES: dict[str, Route] = {}
+"""Every route declared, by prefix (each is declared once, where its mode draws it)."""
+
+
+def game_of(custom_id: str) -> int | None:
+    """The game a custom_id of a declared route names (its `game` field); None for one no
+    route takes, one with no game, or a forged number no game can have."""
+    parts = custom_id.split(":", 2)
+    route = _ROUTES.get(parts[1]) if len(parts) > 1 and parts[0] == "mm" else None
+    if route is None:
+        return None
+    try:
+        fields = route.parse(custom_id)
+    except NotHere:
+        return None
+    return None if fields is None else fields.get("game")
 
 
 def numbers(match: re.Match[str], widths: Mapping[str, int] | None = None) -> dict[str, int]:

@@ -7,7 +7,6 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
-from bot.interactions import boards
 from tests.bot.helpers import board_shows, move_count, query, secret_text
 from tests.discord_fake import FakeDiscord
 
@@ -74,9 +73,9 @@ async def test_boards_behind_are_redrawn_by_the_reconcile_pass(
         lambda: query(db_path, "SELECT rendered_version FROM games") == [(0,)],
         what="the failed edit to leave the board behind",
     )
-    assert await boards.reconcile(bot) == 1
+    assert await bot.boards.reconcile() == 1
     assert "**9** of 10" in board.text
-    assert await boards.reconcile(bot) == 0
+    assert await bot.boards.reconcile() == 0
 
 
 async def test_sigkill_between_a_stored_guess_and_its_board_edit(
@@ -136,3 +135,57 @@ async def test_sigkill_right_after_a_game_is_stored_before_its_board_is_drawn(
         assert picker.ephemeral and "Pick a colour" in picker.text
     finally:
         await second.stop()
+
+
+async def test_a_typed_guess_whose_answer_fails_still_redraws_the_board(
+    fake_discord: FakeDiscord, bot, db_path: Path
+) -> None:
+    """Issue #29: the answer to `/mastermind guess` met 404 Unknown interaction (a slow store,
+    say); the guess is stored and the channel board catches up all the same."""
+    board = await (await fake_discord.slash("general", "alice", "mastermind", "play")).settled()
+    failure = fake_discord.fail_next(
+        "POST",
+        r"/interactions/\d+/[^/]+/callback",
+        status=404,
+        code=10062,
+        message="Unknown interaction",
+        times=5,
+    )
+    handle = await fake_discord.slash(
+        "general", "bob", "mastermind", "guess", options={"code": _wrong(db_path)}
+    )
+    await fake_discord.wait_for(lambda: failure.hits >= 1, what="the answer refused")
+    await fake_discord.wait_for(lambda: move_count(db_path) == 1, what="the guess stored")
+    await board_shows(fake_discord, board, "**9** of 10")
+    assert not handle.answered
+    fake_discord.advance_time(3.5)
+    await fake_discord.wait_for(
+        lambda: bool(fake_discord.violations), what="the unanswered interaction noted"
+    )
+    assert [v.rule for v in fake_discord.take_violations()] == ["interaction-deadline"]
+
+
+async def test_a_move_made_while_the_board_is_posted_again_reaches_the_new_copy(
+    fake_discord: FakeDiscord, bot, db_path: Path
+) -> None:
+    """Issue #29: a guess stored while `/mastermind board` posts its new copy (held here, as a
+    429 would) is drawn on the new copy, which the store then records; it never stays one move
+    behind."""
+    old = await (await fake_discord.slash("general", "alice", "mastermind", "play")).settled()
+    stall = fake_discord.stall_next("POST", r"/webhooks/\d+/[^/]+")
+    again = await fake_discord.slash("general", "alice", "mastermind", "board")
+    await stall.wait_arrived()
+    line = await (
+        await fake_discord.slash(
+            "general", "bob", "mastermind", "guess", options={"code": _wrong(db_path)}
+        )
+    ).response()
+    assert "9 guesses left" in line.text
+    await asyncio.sleep(0.3)  # its redraw now waits for the re-post
+    stall.release(serve=True)
+    new = await again.settled()
+    assert new.id != old.id
+    await board_shows(fake_discord, new, "**9** of 10")
+    await asyncio.sleep(0.3)  # nothing later takes it back
+    assert "**9** of 10" in new.text
+    assert query(db_path, "SELECT board_message_id, rendered_version FROM games") == [(new.id, 1)]

@@ -7,7 +7,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.engine.game import MoveKind, Variant
+from bot.engine.game import Game, MoveKind, Variant
 from bot.engine.search import check_size
 from bot.engine.strategies import DEFAULT_STRATEGY, get_strategy
 from bot.interactions import boards, pictures, replies
@@ -80,7 +80,7 @@ async def confirm_give_up(interaction: Interaction, game_id: int) -> None:
             await boards.answer_with_board(interaction, game, line)
             return
         await interaction.followup.send(line)
-        await boards.redraw(interaction, applied)
+        boards.in_step(interaction, applied)
 
 
 @guarded
@@ -89,10 +89,9 @@ async def show_board(interaction: Interaction) -> None:
     bot = interaction.client
     game = await common.active(bot.store, actor(interaction).channel_id)
     assert game.id is not None
-    interaction.extras["public_defer"] = True
-    await interaction.response.defer(thinking=True)
-    async with boards.lock(game.id):
-        latest = await bot.store.game(game.id) or game
+    await replies.public_placeholder(interaction)
+
+    async def post(latest: Game) -> tuple[int, int]:
         board = await boards.render(bot, latest, i18n.channel(interaction))
         message = await interaction.followup.send(
             board.content or "",
@@ -101,8 +100,9 @@ async def show_board(interaction: Interaction) -> None:
             wait=True,
         )
         replies.answered_publicly(interaction)
-        await bot.store.move_board(game.id, message.channel.id, message.id, latest.version)
-    boards.refresh_soon(bot, game.id)  # in case a move landed while this one was drawn
+        return message.channel.id, message.id
+
+    await bot.boards.repost(game.id, post)
 
 
 @guarded
@@ -111,8 +111,7 @@ async def simulate(interaction: Interaction, variant: Variant, strategy: str) ->
     get_strategy(strategy)
     check_size(variant.space)
     bot.solver.check_simulation(interaction.user.id)  # refuse privately, before any answer
-    interaction.extras["public_defer"] = True
-    await interaction.response.defer(thinking=True)
+    await replies.public_placeholder(interaction)
     result = await bot.solver.simulation(
         variant.pegs, variant.colours, variant.duplicates, strategy, interaction.user.id
     )

@@ -28,7 +28,7 @@ async def give_hint(interaction: Interaction, game_id: int) -> None:
     said = board.hint_text(given.hint, given.level, given.hints, space, given.game.hard, t=t)
     async with replies.committed(interaction, "hint"):
         await interaction.followup.send(said, ephemeral=True)
-        await boards.redraw(interaction, given.applied)
+        boards.in_step(interaction, given.applied)
 
 
 DYNAMIC_ITEMS = (on_click(board.HINT, give_hint),)

@@ -45,8 +45,7 @@ async def start(interaction: Interaction, variant: Variant, solo: bool, hard: bo
     assert game.id is not None
     t = i18n.channel(interaction)
     async with replies.committed(interaction, "game"):
-        await boards.show(
-            bot,
+        await bot.boards.show(
             game.id,
             game.version,
             lambda: interaction.edit_original_response(
@@ -148,7 +147,7 @@ async def _guess_and_report(
             followup = (await interaction.followup.send(line, wait=True)).id
         else:
             await interaction.response.send_message(line)
-        await boards.redraw(interaction, applied)
+        boards.in_step(interaction, applied)
         if outcome.status is Status.WON and outcome.secret is not None:
             needed = await play.knuth_guesses(bot.solver, game.variant, outcome.secret)
             if needed is not None:

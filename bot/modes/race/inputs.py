@@ -79,8 +79,7 @@ async def start(
     assert game.id is not None
     t = i18n.channel(interaction)
     async with replies.committed(interaction, "game"):
-        await boards.show(
-            bot,
+        await bot.boards.show(
             game.id,
             game.version,
             lambda: interaction.edit_original_response(
@@ -124,9 +123,9 @@ async def _show_board(interaction: Interaction, game: RaceGame, board: Board | N
     assert game.id is not None
     message_id = interaction.message.id if interaction.message is not None else None
     client = interaction.client
-    if not await boards.show(client, game.id, game.version, draw, message_id, board=board):
+    if not await client.boards.show(game.id, game.version, draw, message_id, board=board):
         await interaction.response.defer()
-    interaction.extras[boards.IN_STEP] = True  # nothing older than this move is left
+    boards.in_step(interaction)  # nothing older than this move is left
 
 
 # --- a racer's own board -----------------------------------------------------------------------
@@ -215,7 +214,7 @@ async def guess_command(interaction: Interaction, game_id: int, code: str) -> No
 async def _after_guess(interaction: Interaction, applied: Applied[GuessOutcome]) -> None:
     """The race board shows the new pegs; the guess that ends the race tells the channel."""
     game = race.race_of(applied)
-    await boards.redraw(interaction, applied)
+    boards.in_step(interaction, applied)
     if game.is_over:
         await interaction.followup.send(drawn.end_line(game, t=i18n.channel(interaction)))
 
@@ -252,7 +251,7 @@ async def tick(bot: Host, game_id: int) -> None:
         done = await race.tick(bot.store, game_id, bot.clock().timestamp())
         if done is not None:
             game, what = done
-            await boards.refresh(bot, game_id)
+            await bot.boards.refresh(game_id)
             t = await boards.server_language(bot, game.guild_id)
             if what is MoveKind.START:
                 await _announce(bot, game, drawn.started_line(game, t=t))

@@ -126,11 +126,11 @@ async def _show(interaction: Interaction, step: solve.SolveStep) -> None:
 
     assert step.game.id is not None
     message_id = interaction.message.id if interaction.message is not None else None
-    drew = await boards.show(
-        interaction.client, step.game.id, step.game.version, draw, message_id, board=step.board
+    drew = await interaction.client.boards.show(
+        step.game.id, step.game.version, draw, message_id, board=step.board
     )
     if step.board is not None:  # after this interaction's own move: nothing older is left
-        interaction.extras[boards.IN_STEP] = True
+        boards.in_step(interaction)
     if not drew and not interaction.response.is_done():
         await interaction.response.defer()
 
