@@ -23,7 +23,7 @@ import contextlib
 import logging
 import sys
 from collections import OrderedDict
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine
 from dataclasses import dataclass
 from typing import Any
 
@@ -105,11 +105,8 @@ class BoardKeeper:
             async with asyncio.timeout(timeout):
                 await self._quiet.wait()
 
-    def _spawn(self, work: Awaitable[None], name: str) -> asyncio.Task[None]:
-        async def run() -> None:
-            await work
-
-        task = asyncio.get_running_loop().create_task(run(), name=name)
+    def _spawn(self, work: Coroutine[Any, Any, None], name: str) -> asyncio.Task[None]:
+        task = asyncio.get_running_loop().create_task(work, name=name)
         self._tasks.add(task)
         self._quiet.clear()
         task.add_done_callback(self._done)
