@@ -120,6 +120,12 @@ async def tell_privately(interaction: Interaction, message: str) -> None:
             await interaction.response.send_message(message, ephemeral=True)
 
 
+async def public_thinking(interaction: Interaction) -> None:
+    """Answer with a public "thinking" message that a followup will fill in."""
+    state.of(interaction).public_placeholder = True
+    await interaction.response.defer(thinking=True)
+
+
 async def public_placeholder(interaction: Interaction) -> int:
     """Answer with a public "thinking" message that will become a board; its message id."""
     state.of(interaction).public_placeholder = True

@@ -89,7 +89,7 @@ async def show_board(interaction: Interaction) -> None:
     bot = interaction.client
     game = await common.active(bot.store, actor(interaction).channel_id)
     assert game.id is not None
-    await replies.public_placeholder(interaction)
+    await replies.public_thinking(interaction)
 
     async def post(latest: Game) -> tuple[int, int]:
         board = await boards.render(bot, latest, i18n.channel(interaction))
@@ -111,7 +111,7 @@ async def simulate(interaction: Interaction, variant: Variant, strategy: str) ->
     get_strategy(strategy)
     check_size(variant.space)
     bot.solver.check_simulation(interaction.user.id)  # refuse privately, before any answer
-    await replies.public_placeholder(interaction)
+    await replies.public_thinking(interaction)
     result = await bot.solver.simulation(
         variant.pegs, variant.colours, variant.duplicates, strategy, interaction.user.id
     )
