@@ -42,6 +42,10 @@ that a burst draws the board once, for its newest version (the player's own answ
 on its way; only the board waits)."""
 CROSS_PROCESS_ROUNDS = 3
 """Reads of a board of another process's server, while its moves keep landing (see refresh)."""
+ANSWER_WAIT_SECONDS = 0.5
+"""The longest an answer that draws its board waits for that board's lock (held by a redraw
+that may be waiting out Discord's rate limit): past it, the answer goes without the board and
+the keeper draws the board once the edit before it is through."""
 CLOSE_SECONDS = 2.0
 """How long `close` lets the redraws under way finish (each is one edit)."""
 
@@ -49,6 +53,10 @@ Draw = Callable[[Game], Awaitable[Drawn]]
 """Draws a game's board as stored, in its server's language."""
 Edit = Callable[[Board, Drawn], Awaitable[None]]
 """Edits a board message (with the bot's token) to show a drawing."""
+
+
+class Busy(Exception):
+    """The board's lock was not free within the wait asked for."""
 
 
 @dataclass(frozen=True)
@@ -118,14 +126,22 @@ class BoardKeeper:
             self._quiet.set()
 
     @contextlib.asynccontextmanager
-    async def lock(self, game_id: int) -> AsyncIterator[None]:
+    async def lock(self, game_id: int, wait: float | None = None) -> AsyncIterator[None]:
         """One lock per game for every edit of its board in this process; forgotten once
-        nobody holds or awaits it, so finished games cost nothing."""
+        nobody holds or awaits it, so finished games cost nothing. `wait`: raise Busy if it
+        is not free within that many seconds."""
         found, users = self._locks.get(game_id, (asyncio.Lock(), 0))
         self._locks[game_id] = (found, users + 1)
         try:
-            async with found:
+            try:
+                async with asyncio.timeout(wait):
+                    await found.acquire()
+            except TimeoutError:
+                raise Busy() from None
+            try:
                 yield
+            finally:
+                found.release()
         finally:
             found, users = self._locks[game_id]
             if users == 1:
@@ -203,19 +219,26 @@ class BoardKeeper:
         a newer one; record what it shows. Returns whether it drew.
 
         A click on an older copy of a board (one `/mastermind board` replaced) redraws that
-        copy too, and the board of record catches up separately.
+        copy too, and the board of record catches up separately. An answer never waits for a
+        redraw that waits out Discord's rate limit: past ANSWER_WAIT_SECONDS it returns False
+        without drawing, and the keeper draws the board after that edit.
         """
-        async with self.lock(game_id):
-            if board is None:
-                board = await self.store.board(game_id)
-            if board is not None:
-                board = self._record(game_id, board)
-            of_record = board is None or message_id is None or board.message_id == message_id
-            if of_record and board is not None and self.shown(game_id, board) >= version:
-                return False
-            await draw()
-            if of_record and board is not None:
-                self.marks.drew(game_id, board.message_id, version)
+        try:
+            async with self.lock(game_id, wait=ANSWER_WAIT_SECONDS):
+                if board is None:
+                    board = await self.store.board(game_id)
+                if board is not None:
+                    board = self._record(game_id, board)
+                of_record = board is None or message_id is None or board.message_id == message_id
+                if of_record and board is not None and self.shown(game_id, board) >= version:
+                    return False
+                await draw()
+                if of_record and board is not None:
+                    self.marks.drew(game_id, board.message_id, version)
+        except Busy:
+            log.info("the board of game %s is being edited; the answer goes first", game_id)
+            self.refresh_soon(game_id)
+            return False
         if not of_record:
             self.refresh_soon(game_id)
         return True

@@ -192,3 +192,26 @@ async def test_close_cancels_an_edit_that_never_ends(store: Store, editor: Edito
     await asyncio.wait_for(keeper.close(timeout=0.2), 2)
     assert editor.edits == []
     assert await store.boards_behind() == [game_id]  # the next start's pass draws it
+
+
+async def test_an_answer_that_draws_its_board_never_waits_out_a_rate_limited_redraw(
+    store: Store, editor: Editor, keeper: BoardKeeper
+) -> None:
+    game_id = await _game(store)
+    editor.gate = asyncio.Event()
+    await _guess(store, game_id, 1)
+    await asyncio.wait_for(editor.arrived.wait(), 2)  # the redraw waits out a 429, locked
+    await _guess(store, game_id, 2)
+    drawn_by_answer: list[int] = []
+
+    async def answer() -> None:
+        drawn_by_answer.append(2)
+
+    loop = asyncio.get_running_loop()
+    began = loop.time()
+    board = Board(CHANNEL, FIRST_BOARD, 0)
+    assert not await keeper.show(game_id, 2, answer, FIRST_BOARD, board=board)
+    assert loop.time() - began < 1.0 and drawn_by_answer == []  # answered without the board
+    editor.gate.set()
+    await keeper.settled()
+    assert editor.edits[0] == (FIRST_BOARD, 1) and editor.edits[-1] == (FIRST_BOARD, 2)
