@@ -58,6 +58,9 @@ class Dialect(Protocol):
     """Several bot processes may use it at once, so jobs that must run once take a lease."""
     lock_game: str
     """What a move appends to its game's SELECT to hold the row until it commits."""
+    inline_moves: str
+    """SQL for a `games` row's moves as one JSON text (an array of `[move_no, kind, player_id,
+    code, black, white]`), so a game reads in one statement; "" reads them with a second."""
     seconds_between: str
     """SQL for the seconds from `{start}` to `{end}`, two timestamp columns."""
     import_begins: tuple[str, ...]

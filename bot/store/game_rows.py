@@ -10,6 +10,7 @@ transition appended, and the checks that keep one move per input and one game pe
 
 from __future__ import annotations
 
+import json
 from collections import defaultdict
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
@@ -114,10 +115,20 @@ async def fetch(
     *,
     with_secret: bool = False,
     lock: str = "",
+    inline_moves: str = "",
 ) -> list[Loaded]:
     """Games matching `clause` (WHERE ...), with their moves; `lock` (the dialect's
     `lock_game`) holds their rows for a move. Active games come without their secret unless
-    `with_secret`, which only the paths that score or end a game pass."""
+    `with_secret`, which only the paths that score or end a game pass. With `inline_moves` (the
+    dialect's, see `Dialect.inline_moves`) the moves come in the same statement: one round trip
+    and one snapshot; else a second statement reads them."""
+    if inline_moves:
+        rows = await session.fetch(
+            f"SELECT {select_games(with_secret)}, {inline_moves} AS moves_json "
+            f"FROM games WHERE {clause}{lock}",
+            params,
+        )
+        return [_with_inline_moves(row) for row in rows]
     rows = await session.fetch(
         f"SELECT {select_games(with_secret)} FROM games WHERE {clause}{lock}", params
     )
@@ -134,17 +145,35 @@ async def fetch(
     return [Loaded(game_from_record(dict(row), moves[row["id"]]), row) for row in rows]
 
 
+INLINE_MOVE_FIELDS = ("move_no", "kind", "player_id", "code", "black", "white")
+"""What a game needs of each move, in the order an inline JSON array of a move lists them."""
+
+
+def _with_inline_moves(row: Row) -> Loaded:
+    record = dict(row)
+    listed = sorted(json.loads(record.pop("moves_json") or "[]"))  # by move_no, whatever order
+    moves = [dict(zip(INLINE_MOVE_FIELDS, move, strict=True)) for move in listed]
+    return Loaded(game_from_record(record, moves), row)
+
+
 async def load_for_move(
-    session: Session, lock: str, *, channel_id: int | None, game_id: int | None
+    session: Session,
+    lock: str,
+    *,
+    channel_id: int | None,
+    game_id: int | None,
+    inline_moves: str = "",
 ) -> Loaded:
     """The game a move is for, with its secret and its row held: by `channel_id` the channel's
     active game (else NoActiveGame), by `game_id` that game (GameOver once it has ended)."""
-    if channel_id is not None:
-        found = await fetch(
-            session, CHANNEL_GAME, {"channel": channel_id}, with_secret=True, lock=lock
-        )
-    else:
-        found = await fetch(session, "id = :id", {"id": game_id}, with_secret=True, lock=lock)
+    clause, params = (
+        (CHANNEL_GAME, {"channel": channel_id})
+        if channel_id is not None
+        else ("id = :id", {"id": game_id})
+    )
+    found = await fetch(
+        session, clause, params, with_secret=True, lock=lock, inline_moves=inline_moves
+    )
     if not found:
         raise NoActiveGame()
     if channel_id is None and found[0].game.is_over:

@@ -94,6 +94,7 @@ class PostgresDialect:
 
     shared = True
     lock_game = " FOR UPDATE"
+    inline_moves = ""  # a second statement in the same transaction (asyncpg's round trip)
     seconds_between = "CAST(extract(epoch FROM {end} - {start}) AS DOUBLE PRECISION)"
     import_begins: tuple[str, ...] = (
         "SET LOCAL lock_timeout = '30s'",

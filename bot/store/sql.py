@@ -42,6 +42,7 @@ class SqlStore:
         self._clock = clock or utc_now
         self._connected = False
         self._listeners: list[Callable[[values.Applied[Any]], None]] = []
+        self._inline = dialect.inline_moves
 
     @classmethod
     async def open(
@@ -111,7 +112,11 @@ class SqlStore:
             if source is not None and (refused := await game_rows.repeated(session, source)):
                 raise refused
             loaded = await game_rows.load_for_move(
-                session, self.dialect.lock_game, channel_id=channel_id, game_id=game_id
+                session,
+                self.dialect.lock_game,
+                channel_id=channel_id,
+                game_id=game_id,
+                inline_moves=self.dialect.inline_moves,
             )
             if expected_version is not None and loaded.game.version != expected_version:
                 raise StaleGame()
@@ -136,20 +141,27 @@ class SqlStore:
 
     async def active_game(self, channel_id: int) -> Game | None:
         found = await self._read(
-            lambda session: game_rows.fetch(session, CHANNEL_GAME, {"channel": channel_id})
+            lambda session: game_rows.fetch(
+                session, CHANNEL_GAME, {"channel": channel_id}, inline_moves=self._inline
+            )
         )
         return found[0].game if found else None
 
     async def game(self, game_id: int) -> Game | None:
         found = await self._read(
-            lambda session: game_rows.fetch(session, "id = :id", {"id": game_id})
+            lambda session: game_rows.fetch(
+                session, "id = :id", {"id": game_id}, inline_moves=self._inline
+            )
         )
         return found[0].game if found else None
 
     async def running(self, kind: str) -> list[Game]:
         found = await self._read(
             lambda session: game_rows.fetch(
-                session, "kind = :kind AND status = 'active' ORDER BY id", {"kind": kind}
+                session,
+                "kind = :kind AND status = 'active' ORDER BY id",
+                {"kind": kind},
+                inline_moves=self._inline,
             )
         )
         return [each.game for each in found]

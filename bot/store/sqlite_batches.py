@@ -11,7 +11,10 @@ while a transaction ran is the next transaction.
   undone alone (a job refused before it wrote needs none, nor does a batch of one: undoing the
   whole transaction undoes it alone). Savepoints are never released one by one: the COMMIT
   releases them all, a hop saved per move.
-* **Shared snapshot** (the reader): one `BEGIN` ... `COMMIT` around the waiting reads.
+* **Shared snapshot** (the reader): one `BEGIN` ... `COMMIT` around the waiting reads. A read
+  alone in its turn runs without them while it needs one statement (a snapshot of its own; a
+  game and its moves are one statement, `Dialect.inline_moves`), and again inside them if it
+  needs a second.
 * **A deadline per job** (its queueing time plus the budget). The writer takes SQLite's write lock
   in short busy waits (`POLL_SECONDS`) and answers StoreBusy, without running it, every job whose
   deadline passed meanwhile: while another program holds the lock, a caller hears "busy" on
@@ -48,29 +51,46 @@ POLL_SECONDS = 0.1
 waiting for another program's lock can hear StoreBusy."""
 
 
-class JobSession:
-    """One job's view of the open transaction; with `savepoint`, its first write opens one."""
+class NeedsSnapshot(BaseException):
+    """A read begun without a transaction came to its second statement: run it again in one.
+    (A BaseException, so that no `except Exception` in the work stops it.)"""
 
-    def __init__(self, connection: aiosqlite.Connection, *, savepoint: bool) -> None:
+
+class JobSession:
+    """One job's view of the open transaction; with `savepoint`, its first write opens one.
+    With `one_statement` there is no transaction: a second statement raises NeedsSnapshot."""
+
+    def __init__(
+        self, connection: aiosqlite.Connection, *, savepoint: bool, one_statement: bool = False
+    ) -> None:
         self._connection = connection
         self._savepoint_pending = savepoint
+        self._statements_left = 1 if one_statement else -1
         self.saved = False
 
     async def fetch(self, sql: str, params: Params | None = None) -> Sequence[Row]:
+        self._count()
         if self._savepoint_pending and not _reads_only(sql):  # INSERT ... RETURNING
             await self._before_write()
         rows = await self._connection.execute_fetchall(sql, params or {})
         return rows  # type: ignore[return-value]  # a list of sqlite3.Row
 
     async def execute(self, sql: str, params: Params | None = None) -> int:
+        self._count()
         await self._before_write()
         cursor = await self._connection.execute(sql, params or {})
         return cursor.rowcount
 
     async def execute_many(self, sql: str, rows: Sequence[Params]) -> None:
         if rows:
+            self._count()
             await self._before_write()
             await self._connection.executemany(sql, rows)
+
+    def _count(self) -> None:
+        if self._statements_left == 0:
+            raise NeedsSnapshot()
+        self._statements_left -= 1
 
     async def _before_write(self) -> None:
         if self._savepoint_pending:
@@ -144,6 +164,8 @@ class Batcher:
             self._server = None
 
     async def _transaction(self, jobs: list[Job]) -> None:
+        if not self._write and len(jobs) == 1 and await self._read_alone(jobs[0]):
+            return
         jobs = await self._begin(jobs)
         if not jobs:
             return
@@ -170,6 +192,23 @@ class Batcher:
             await asyncio.shield(rollback(connection))
             raise
         _settle(outcomes)
+
+    async def _read_alone(self, job: Job) -> bool:
+        """A read with nobody to share a snapshot with runs without BEGIN and COMMIT (two hops
+        saved): one statement is a snapshot of its own. False if it needs more than one; it
+        then runs again in a transaction (a read changes nothing, so running it twice is safe)."""
+        if job.future.done() or job.deadline <= time.monotonic():
+            return False  # `_begin` drops it or answers StoreBusy
+        try:
+            session = JobSession(self.connection, savepoint=False, one_statement=True)
+            result = await job.work(session)
+        except NeedsSnapshot:
+            return False
+        except Exception as error:
+            _settle([(job, None, error)])
+            return True
+        _settle([(job, result, None)])
+        return True
 
     async def _begin(self, jobs: list[Job]) -> list[Job]:
         """Open the transaction for the jobs still waiting (new ones join while the lock is

@@ -60,6 +60,10 @@ class SqliteDialect:
 
     shared = False
     lock_game = ""
+    inline_moves = (
+        "(SELECT json_group_array(json_array(move_no, kind, player_id, code, black, white)) "
+        "FROM moves WHERE moves.game_id = games.id)"
+    )  # one statement where two were: one hop to aiosqlite's thread, not two
     seconds_between = "(julianday({end}) - julianday({start})) * 86400.0"
     import_begins: tuple[str, ...] = ()  # BEGIN IMMEDIATE already keeps every writer out
     import_ends: tuple[str, ...] = ()  # a new row's id follows the largest one by itself
@@ -84,6 +88,11 @@ class SqliteDialect:
     def writer(self) -> aiosqlite.Connection:
         """The connection that writes (tests trace it); refuses once closed."""
         return self._batcher(write=True).connection
+
+    @property
+    def reader(self) -> aiosqlite.Connection:
+        """The connection that reads (tests trace it); refuses once closed."""
+        return self._batcher(write=False).connection
 
     def _batcher(self, *, write: bool) -> Batcher:
         batcher = self._writes if write else self._reads

@@ -99,7 +99,8 @@ async def test_act_refuses_what_apply_refuses(store: Store, method: str) -> None
 
 async def test_a_guess_is_one_write_transaction(backend: Backend) -> None:
     """Load, check the input, apply, save and read the board: one transaction, five statements
-    (the input's earlier move, the game row, its moves, the new move, the game row's copies)."""
+    (the input's earlier move, the game row, its moves, the new move, the game row's copies);
+    four where the dialect reads a game's moves in its row's statement (SQLite)."""
     counted = Counted(backend.dialect())
     async with SqlStore(counted) as store:  # type: ignore[arg-type]
         game = await store.start(play(), board=(CHANNEL, 555))
@@ -108,4 +109,5 @@ async def test_a_guess_is_one_write_transaction(backend: Backend) -> None:
         applied = await store.act(lambda g: guess(g, BOB, "1111"), game_id=game.id, source="i:1")
         assert applied.board == Board(CHANNEL, 555, -1)
         assert counted.transactions == [True]
-        assert len(counted.statements) == 5, counted.statements
+        inline = bool(counted.inline_moves)
+        assert len(counted.statements) == (4 if inline else 5), counted.statements

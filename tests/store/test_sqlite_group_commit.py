@@ -137,6 +137,45 @@ async def test_a_move_whose_caller_gave_up_before_its_turn_is_never_made(
     assert await store.get_meta("anything") is None  # and the connection still serves
 
 
+async def test_a_read_alone_runs_without_a_transaction_unless_it_reads_twice(
+    store: SqlStore,
+) -> None:
+    game = await store.start(play())
+    dialect = store.dialect
+    assert isinstance(dialect, SqliteDialect)
+    statements: list[str] = []
+    await dialect.reader.set_trace_callback(statements.append)
+    found = await store.game(game.id or 0)
+    assert found is not None and found.id == game.id
+    assert len(statements) == 1 and statements[0].startswith("SELECT id,")  # game and moves
+
+    async def twice(session: Session) -> tuple[int, int]:
+        games = await session.fetch("SELECT count(*) AS n FROM games")
+        moves = await session.fetch("SELECT count(*) AS n FROM moves")
+        return games[0]["n"], moves[0]["n"]
+
+    statements.clear()
+    assert await dialect.run(twice, write=False) == (1, 0)
+    # tried alone, then again in one snapshot once it asked for a second statement
+    assert statements[1:] == [
+        "BEGIN",
+        "SELECT count(*) AS n FROM games",
+        "SELECT count(*) AS n FROM moves",
+        "COMMIT",
+    ]
+
+
+async def test_reads_waiting_together_share_one_snapshot(store: SqlStore) -> None:
+    games = [await store.start(play(CHANNEL + n)) for n in range(5)]
+    dialect = store.dialect
+    assert isinstance(dialect, SqliteDialect)
+    statements: list[str] = []
+    await dialect.reader.set_trace_callback(statements.append)
+    found = await asyncio.gather(*(store.game(game.id or 0) for game in games))
+    assert [g.id for g in found if g is not None] == [g.id for g in games]
+    assert statements.count("BEGIN") == 1 and statements.count("COMMIT") == 1
+
+
 async def test_closing_finishes_the_queued_writes(tmp_path: Path, clock: Clock) -> None:
     store = SqlStore(SqliteDialect(tmp_path / "g.db"), clock=clock)
     await store.connect()
