@@ -33,7 +33,9 @@ import asyncio
 import contextlib
 import importlib.util
 import os
+import socket
 import sys
+import urllib.request
 from collections.abc import Iterator
 from dataclasses import replace
 from pathlib import Path
@@ -70,6 +72,7 @@ async def soak(
         await asyncio.sleep(seconds)
         window.close()
         await running.stop_players()
+        scrape = await asyncio.to_thread(scraped, config)
         converged = await converge(running.fake, running.database, CONVERGE_SECONDS)
         lags = await paced.board_lags(running.fake, running.database)
         verdict = await running.verify()
@@ -82,6 +85,7 @@ async def soak(
             *paced.lines(running.fake, lags, converged),
             *verdict.lines(),
             *(f"  (timing, not checked) {line}" for line in missed),
+            *scrape,
         ]
         return lines, summary(label, window, running.ledger, verdict.passed)
 
@@ -112,12 +116,42 @@ def plan_runs(args: argparse.Namespace, database: str | None) -> list[tuple[str,
             for on in (True, False)
         ]
         return pairs
+    if args.metrics_ab:
+        return [
+            (f"{'with' if on else 'without'} metrics #{n + 1}", with_metrics(base) if on else base)
+            for n in range(args.metrics_ab)
+            for on in (True, False)
+        ]
     if args.scale_out:
         return [
             (f"1 process x {args.channels} ch", replace(base, processes=1)),
             (f"2 processes x {args.channels} ch", replace(base, processes=2)),
         ]
     return [(f"{args.processes} process(es) x {args.channels} ch", base)]
+
+
+def with_metrics(config: SoakConfig) -> SoakConfig:
+    """The same soak with the Prometheus endpoint on (METRICS_PORT), scraped after the window."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    return replace(config, env={**config.env, "METRICS_PORT": str(port)})
+
+
+def scraped(config: SoakConfig) -> list[str]:
+    """The endpoint's count of answered interactions, to hold beside the ledger's."""
+    port = config.env.get("METRICS_PORT")
+    if not port:
+        return []
+    url = f"http://127.0.0.1:{port}/metrics"
+    with urllib.request.urlopen(url, timeout=5) as response:
+        text = response.read().decode()
+    answered = sum(
+        float(line.rsplit(" ", 1)[1])
+        for line in text.splitlines()
+        if line.startswith("mastermind_interactions_total{") and 'outcome="answered"' in line
+    )
+    return [f"  metrics: scraped {url}: {answered:.0f} interactions answered since start"]
 
 
 @contextlib.contextmanager
@@ -177,6 +211,9 @@ def parser() -> argparse.ArgumentParser:
     )
     parse.add_argument(
         "--orjson-ab", type=int, default=0, metavar="N", help="N pairs: with, then without orjson"
+    )
+    parse.add_argument(
+        "--metrics-ab", type=int, default=0, metavar="N", help="N pairs: with, then without metrics"
     )
     parse.add_argument(
         "--scale-out", action="store_true", help="1 process, then 2 (needs PostgreSQL)"

@@ -13,7 +13,7 @@ from typing import Any, Protocol, runtime_checkable
 import discord
 from discord.ext import commands
 
-from bot import health, shard_guard, sync
+from bot import health, metrics, shard_guard, sync
 from bot.charts.pool import ChartPool
 from bot.config import Settings
 from bot.engine import cache_dir
@@ -22,6 +22,7 @@ from bot.interactions import boards
 from bot.interactions.context import Host, ModeSpec
 from bot.interactions.replies import on_app_command_error
 from bot.modes import registry
+from bot.prometheus import REFRESH_SECONDS, Prometheus, kind_of
 from bot.solver_pool import SolverPool, SolverUnavailable
 from bot.store import JOBS_LEASE, Held, LeaseKeeper, Store, always, open_lease, open_store
 from bot.ui.i18n import Messages
@@ -43,6 +44,16 @@ SHUTDOWN_GRACE_SECONDS = 4.0
 """Moves in flight finish within this (the solver's budget is 2 s; Discord waits 3 s)."""
 
 
+def _prometheus(settings: Settings) -> Prometheus | None:
+    """The metrics' series when METRICS_PORT is set; every store and solver measurement goes
+    to them from now on (bot.metrics)."""
+    if settings.metrics_port is None:
+        return None
+    series = Prometheus()
+    metrics.use(series)
+    return series
+
+
 def servers(count: int) -> str:
     """`1 server`, `3 servers`: the log's count of the servers the bot is in."""
     return f"{count} server" if count == 1 else f"{count} servers"
@@ -60,7 +71,11 @@ class MastermindBot(Host):
     ) -> None:
         intents = discord.Intents.none()
         intents.guilds = True
+        self.prometheus = _prometheus(settings)
+        """The metrics endpoint's series (METRICS_PORT), or None."""
         super().__init__(
+            # None (no trace) is discord.py's default, though its stubs say TraceConfig.
+            http_trace=None if self.prometheus is None else self.prometheus.trace(),  # type: ignore[arg-type]
             command_prefix=commands.when_mentioned,
             intents=intents,
             help_command=None,
@@ -84,6 +99,7 @@ class MastermindBot(Host):
         self._heartbeat: asyncio.Task[None] | None = None
         self._reconciling: asyncio.Task[None] | None = None
         """The redraw of boards behind their games after each READY; a stop cancels it."""
+        self._metrics: asyncio.Task[None] | None = None
         self._shard_guard: asyncio.Task[None] | None = None
         """Disconnects a shard whose lease (in `leases`) this process can no longer renew."""
         self.jobs: LeaseKeeper | None = None
@@ -106,6 +122,15 @@ class MastermindBot(Host):
             beating = health.beat(self.health_file, self._connected)
             self._heartbeat = asyncio.create_task(beating, name="heartbeat")
         self.charts = ChartPool(self.settings.charts_on)  # its worker starts on the first chart
+        if self.prometheus is not None and self.settings.metrics_port is not None:
+            self.prometheus.watch_workers(self._worker_pids)
+            self.prometheus.serve(self.settings.metrics_port, self.settings.metrics_address)
+            log.info(
+                "metrics at http://%s:%d/metrics",
+                self.settings.metrics_address,
+                self.settings.metrics_port,
+            )
+            self._metrics = asyncio.create_task(self._refresh_metrics(), name="metrics")
         await registry.install(self)
         self.tree.error(on_app_command_error)
         await self.tree.set_translator(CatalogueTranslator())  # commands in every language
@@ -125,6 +150,40 @@ class MastermindBot(Host):
         self._shard_guard = asyncio.create_task(
             shard_guard.follow(self, self.leases), name="shard-guard"
         )
+
+    def dispatch(self, event_name: str, /, *args: object, **kwargs: object) -> None:
+        """Every gateway event; with metrics on, an interaction's arrival is noted here, as it
+        is parsed, before any handler runs (its first answer is timed from this)."""
+        if self.prometheus is not None and event_name == "interaction" and args:
+            interaction = args[0]
+            if isinstance(interaction, discord.Interaction):
+                data = dict(interaction.data or {})
+                kind = kind_of(data, interaction.type.value)
+                self.prometheus.arrived(interaction.id, kind)
+        super().dispatch(event_name, *args, **kwargs)
+
+    async def _refresh_metrics(self) -> None:
+        """Every REFRESH_SECONDS: the running games of each mode, unanswered interactions."""
+        assert self.prometheus is not None
+        while not self.is_closed():
+            try:
+                counts = [
+                    (mode.codec.kind, len(await self.store.running(mode.codec.kind)))
+                    for mode in registry.MODES
+                ]
+            except Exception:  # a database outage says so elsewhere; metrics wait for it
+                counts = []
+            self.prometheus.refresh(counts)
+            await asyncio.sleep(REFRESH_SECONDS)
+
+    def _worker_pids(self) -> list[tuple[str, int]]:
+        """The worker processes, for the metrics' memory of each (read at each scrape)."""
+        solver = getattr(self, "solver", None)
+        charts = getattr(self, "charts", None)
+        return [
+            *(("solver", pid) for pid in (solver.pids if solver else [])),
+            *(("chart", pid) for pid in (charts.pids if charts else [])),
+        ]
 
     def _connected(self) -> bool:
         """Whether the gateway is up, for the health check's heartbeat."""
@@ -254,7 +313,14 @@ class MastermindBot(Host):
 
     async def _close_in_order(self) -> None:
         # a stopping bot is not healthy; its background chores end first
-        for chore in (self._heartbeat, self._expiry, self._shard_guard, self._reconciling):
+        chores = (
+            self._heartbeat,
+            self._expiry,
+            self._shard_guard,
+            self._reconciling,
+            self._metrics,
+        )
+        for chore in chores:
             if chore is not None:
                 chore.cancel()
                 with contextlib.suppress(asyncio.CancelledError):

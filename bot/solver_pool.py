@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import TypeVar
 
+from bot import metrics
 from bot.engine import cache_dir, jobs
 from bot.engine.job_types import (
     Hint,
@@ -275,9 +276,13 @@ class SolverPool:
         workers: WorkerProcesses, function: Callable[..., T], *args: object, warm_up: bool = False
     ) -> T:
         """Run a job; a lost or closed pool becomes SolverUnavailable, saying which."""
+        metrics.SINK.solver_job(+1)
+        started = time.perf_counter()
         try:
             return await workers.run(function, *args, warm_up=warm_up)
         except WorkerLost:
             raise SolverUnavailable(Unavailable.RESTARTED) from None
         except WorkersClosed:
             raise SolverUnavailable(Unavailable.SHUTTING_DOWN) from None
+        finally:
+            metrics.SINK.solver_job(-1, time.perf_counter() - started)

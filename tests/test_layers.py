@@ -23,6 +23,8 @@ FLOORS: dict[str, int] = {
     "bot.about": 0,
     "bot.signals": 0,  # a stop held until the event loop listens: imports nothing of bot
     "bot.health": 0,  # the heartbeat file of a health check: imports nothing of bot
+    "bot.metrics": 0,  # where measurements go (nowhere, or bot.prometheus): imports nothing
+    "bot.outages": 0,  # Discord outages in the log: a filter on discord.py's loggers
     "bot.engine": 1,  # pure rules
     "bot.store": 2,  # the single source of truth
     "bot.solver_pool": 2,  # the solver's worker processes
@@ -37,6 +39,8 @@ FLOORS: dict[str, int] = {
     "bot.sync": 6,
     "bot.cli": 6,
     "bot.transfer": 6,
+    "bot.backup": 6,
+    "bot.prometheus": 6,  # the opt-in metrics endpoint (METRICS_PORT)
     "bot.__main__": 6,
     "bot": 0,  # the package root: its version, nothing else; unlisted modules must be placed
 }

@@ -175,6 +175,26 @@ class Settings:
         ),
     )
 
+    metrics_port: int | None = field(
+        default=None,
+        metadata=row(
+            "METRICS_PORT",
+            InRange.whole(1, 65535),
+            "A port for a Prometheus endpoint (/metrics): interactions, latency, the store, the "
+            "solver, board edits, rate limits, running games, memory; off without it",
+            absent="(off)",
+        ),
+    )
+    metrics_address: str = field(
+        default="127.0.0.1",
+        metadata=row(
+            "METRICS_ADDRESS",
+            Text(),
+            "The address the metrics endpoint listens on; 0.0.0.0 for every interface (in a "
+            "container)",
+        ),
+    )
+
     def __repr__(self) -> str:
         return redacted_repr(self)
 

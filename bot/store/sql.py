@@ -11,10 +11,12 @@
 from __future__ import annotations
 
 import logging
+import time
 from collections.abc import Callable, Coroutine, Mapping
 from datetime import datetime, timedelta
 from typing import Any, Self, TypeVar, Unpack
 
+from bot import metrics
 from bot.engine.errors import AlreadyPlayed, GameOver, StaleGame
 from bot.engine.game import G, Game, expire
 from bot.store import bulk, codec, game_rows, stats_queries, values
@@ -369,4 +371,8 @@ class SqlStore:
 
     async def _transaction(self, work: Work[T], *, write: bool) -> T:
         now = self.dialect.stamp(self._clock())
-        return await self.dialect.run(lambda session: work(session, now), write=write)
+        started = time.perf_counter()
+        try:
+            return await self.dialect.run(lambda session: work(session, now), write=write)
+        finally:
+            metrics.SINK.transaction(write, time.perf_counter() - started)

@@ -35,6 +35,7 @@ from typing import Any, TypeVar
 
 import aiosqlite
 
+from bot import metrics
 from bot.store.dialect import Params, Row, Session
 from bot.store.errors import StoreBusy
 
@@ -184,7 +185,10 @@ class Batcher:
                 if not connection.in_transaction:  # SQLite ended it itself (I/O, full disk)
                     raise sqlite3.OperationalError("the transaction was rolled back")
             undo = alone and outcomes[0][2] is not None and self._write
+            ending = time.perf_counter()
             await connection.execute("ROLLBACK" if undo else "COMMIT")
+            if self._write and not undo:
+                metrics.SINK.commit(time.perf_counter() - ending)
         except sqlite3.Error as error:  # the transaction itself failed: nothing of it holds
             await rollback(connection)
             outcomes = [(job, None, error) for job in jobs]

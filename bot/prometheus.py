@@ -1,0 +1,214 @@
+"""The opt-in Prometheus endpoint (METRICS_PORT): what a host graphs and alerts on.
+
+prometheus-client serves `/metrics` from its own thread, so a scrape never waits on the event
+loop. The store and the solver report through `bot.metrics` (its calls are no-ops without this
+module); the Discord side is read here, from outside the input code: each interaction from the
+gateway's INTERACTION_CREATE event, its first answer, board edits and rate limits from the HTTP
+client's aiohttp trace (discord.py's public `http_trace` option). Running games and the workers'
+memory are sampled every REFRESH_SECONDS.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from collections.abc import Callable, Iterable, Sequence
+from types import SimpleNamespace
+from typing import Any
+
+import aiohttp
+from prometheus_client import (
+    CollectorRegistry,
+    Counter,
+    Gauge,
+    Histogram,
+    disable_created_metrics,
+    start_http_server,
+)
+from prometheus_client.core import GaugeMetricFamily
+from prometheus_client.platform_collector import PlatformCollector
+from prometheus_client.process_collector import ProcessCollector
+
+from bot import metrics
+
+REFRESH_SECONDS = 15.0
+UNANSWERED_SECONDS = 15.0
+"""An interaction with no answer after this is counted `unanswered` (Discord gave up at 3 s)."""
+LATENCY = (0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.0, 3.0, 5.0)
+CALLBACK = re.compile(r"/interactions/(\d+)/[^/]+/callback$")
+MESSAGE_EDIT = re.compile(r"/channels/\d+/messages/\d+$")
+
+
+class Prometheus(metrics.Sink):
+    """Every series, in a registry of its own; `serve` starts the endpoint."""
+
+    def __init__(self) -> None:
+        disable_created_metrics()  # type: ignore[no-untyped-call]  # no `_created` twins
+        self.registry = registry = CollectorRegistry()
+        ProcessCollector(registry=registry)  # process_resident_memory_bytes, CPU, open files
+        PlatformCollector(registry=registry)
+        self.interactions = Counter(
+            "mastermind_interactions",
+            "Interactions received, by kind (command:<name>, component, modal, autocomplete) "
+            "and outcome (answered, failed: Discord refused the answer, unanswered)",
+            ["kind", "outcome"],
+            registry=registry,
+        )
+        self.first_answer = Histogram(
+            "mastermind_interaction_first_answer_seconds",
+            "From the interaction's arrival to its first answer's acknowledgement by Discord "
+            "(Discord's deadline is 3 s)",
+            buckets=LATENCY,
+            registry=registry,
+        )
+        self.transactions = Histogram(
+            "mastermind_store_transaction_seconds",
+            "One store transaction, waiting for the database included",
+            ["access"],
+            buckets=LATENCY,
+            registry=registry,
+        )
+        self.commits = Histogram(
+            "mastermind_store_commit_seconds",
+            "One SQLite COMMIT (a group commit of every write waiting together)",
+            buckets=LATENCY,
+            registry=registry,
+        )
+        self.solver_queue = Gauge(
+            "mastermind_solver_jobs_in_flight",
+            "Solver jobs queued or running (moves, hints, reviews, simulations)",
+            registry=registry,
+        )
+        self.solver_jobs = Histogram(
+            "mastermind_solver_job_seconds",
+            "One solver job, waiting for a worker included",
+            buckets=LATENCY,
+            registry=registry,
+        )
+        self.board_edits = Counter(
+            "mastermind_board_edits", "Channel messages (boards) edited", registry=registry
+        )
+        self.rate_limited = Counter(
+            "mastermind_discord_rate_limited",
+            "Requests Discord answered 429 (discord.py waits retry_after, then retries)",
+            registry=registry,
+        )
+        self.rate_limit_wait = Counter(
+            "mastermind_discord_rate_limit_wait_seconds",
+            "Seconds of retry_after in Discord's 429 answers",
+            registry=registry,
+        )
+        self.running = Gauge(
+            "mastermind_games_running", "Games running, by mode", ["mode"], registry=registry
+        )
+        self._workers: Callable[[], Sequence[tuple[str, int]]] = list
+        registry.register(_WorkerMemory(lambda: self._workers()))
+        self._arrived: dict[int, tuple[float, str]] = {}
+
+    # --- bot.metrics.Sink --------------------------------------------------------------
+
+    def transaction(self, write: bool, seconds: float) -> None:
+        self.transactions.labels("write" if write else "read").observe(seconds)
+
+    def commit(self, seconds: float) -> None:
+        self.commits.observe(seconds)
+
+    def solver_job(self, change: int, seconds: float | None = None) -> None:
+        self.solver_queue.inc(change)
+        if seconds is not None:
+            self.solver_jobs.observe(seconds)
+
+    # --- the Discord side ----------------------------------------------------------------
+
+    def arrived(self, interaction_id: int, kind: str) -> None:
+        """An interaction came in (the gateway event, before any handler)."""
+        self._arrived[interaction_id] = (time.perf_counter(), kind)
+
+    def trace(self) -> aiohttp.TraceConfig:
+        """For discord.py's `http_trace`: every REST answer the bot gets."""
+        config = aiohttp.TraceConfig()
+        config.on_request_end.append(self._answered)
+        return config
+
+    async def _answered(
+        self, session: aiohttp.ClientSession, context: SimpleNamespace, params: Any
+    ) -> None:
+        status, path = params.response.status, params.url.path
+        if status == 429:
+            self.rate_limited.inc()
+            retry = params.response.headers.get("Retry-After", "0")
+            self.rate_limit_wait.inc(float(retry) if _number(retry) else 0.0)
+        callback = CALLBACK.search(path)
+        if callback is not None:
+            arrived = self._arrived.pop(int(callback[1]), None)
+            if arrived is not None:
+                started, kind = arrived
+                self.first_answer.observe(time.perf_counter() - started)
+                self.interactions.labels(kind, "answered" if status < 300 else "failed").inc()
+        elif params.method == "PATCH" and status < 300 and MESSAGE_EDIT.search(path):
+            self.board_edits.inc()
+
+    def refresh(self, running: Iterable[tuple[str, int]]) -> None:
+        """The periodic part: games running per mode, and interactions never answered."""
+        for mode, count in running:
+            self.running.labels(mode).set(count)
+        stale = time.perf_counter() - UNANSWERED_SECONDS
+        for interaction_id, (started, kind) in list(self._arrived.items()):
+            if started < stale:
+                del self._arrived[interaction_id]
+                self.interactions.labels(kind, "unanswered").inc()
+
+    def watch_workers(self, workers: Callable[[], Sequence[tuple[str, int]]]) -> None:
+        """Where the worker processes are: (pool, pid) pairs, read at each scrape."""
+        self._workers = workers
+
+    def serve(self, port: int, address: str) -> None:
+        """Listen on `address:port` (a thread of prometheus-client's)."""
+        start_http_server(port, addr=address, registry=self.registry)
+
+
+def kind_of(data: dict[str, Any], interaction_type: int) -> str:
+    """`command:play`, `component`, `modal`, `autocomplete`: few enough values for a label."""
+    if interaction_type == 2:  # an application command: /mastermind <subcommand>
+        options = data.get("options") or []
+        name = options[0].get("name") if options and options[0].get("type") == 1 else None
+        return f"command:{name or data.get('name', '?')}"
+    return {3: "component", 4: "autocomplete", 5: "modal"}.get(interaction_type, "other")
+
+
+class _WorkerMemory:
+    """mastermind_worker_resident_bytes{pool}: each worker process's resident memory, read from
+    /proc at scrape time (the bot's own is process_resident_memory_bytes)."""
+
+    def __init__(self, workers: Callable[[], Sequence[tuple[str, int]]]) -> None:
+        self.workers = workers
+
+    def collect(self) -> Iterable[GaugeMetricFamily]:
+        family = GaugeMetricFamily(
+            "mastermind_worker_resident_bytes",
+            "Resident memory of each worker process (solver, simulation, chart)",
+            labels=["pool", "pid"],
+        )
+        page = _page_size()
+        for pool, pid in self.workers():
+            try:
+                with open(f"/proc/{pid}/statm") as statm:
+                    resident = int(statm.read().split()[1]) * page
+            except (OSError, ValueError, IndexError):
+                continue
+            family.add_metric([pool, str(pid)], resident)
+        yield family
+
+
+def _page_size() -> int:
+    import os
+
+    return os.sysconf("SC_PAGE_SIZE")
+
+
+def _number(text: str) -> bool:
+    try:
+        float(text)
+    except ValueError:
+        return False
+    return True
