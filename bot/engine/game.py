@@ -150,6 +150,12 @@ class GuessOutcome:
 
 
 @dataclass(frozen=True)
+class HintOutcome:
+    level: int  # 1: how many codes are left; 2 (a second press before the next guess): a code
+    hints: int  # hints asked for in this game so far, this one included
+
+
+@dataclass(frozen=True)
 class EndOutcome:
     reason: MoveKind  # GIVE_UP or TIMEOUT
     by: int | None  # who gave up; None for a timeout
@@ -257,6 +263,20 @@ def give_up(game: G, player_id: int) -> tuple[G, EndOutcome]:
 def expire(game: G) -> tuple[G, EndOutcome]:
     """End a game nobody has touched for too long."""
     return end(game, Move(MoveKind.TIMEOUT))
+
+
+def ask_hint(game: G, player_id: int) -> tuple[G, HintOutcome]:
+    """Record that a player asked for a hint (whether they may is their mode's rule, checked
+    first). The first since the last guess is level 1 (how many codes are left); a second one
+    is level 2 (a code worth guessing)."""
+    require_active(game)
+    since_guess = 0
+    for move in reversed(game.log):
+        if move.kind is MoveKind.GUESS:
+            break
+        since_guess += move.kind is MoveKind.HINT
+    new = append(game, Move(MoveKind.HINT, player_id))
+    return new, HintOutcome(level=1 if since_guess == 0 else 2, hints=new.hints)
 
 
 def end(game: G, move: Move) -> tuple[G, EndOutcome]:

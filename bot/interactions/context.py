@@ -21,7 +21,7 @@ from discord.ext import commands
 
 from bot.charts.pool import ChartPool
 from bot.config import Settings
-from bot.engine.game import G, Game
+from bot.engine.game import G, Game, HintOutcome
 from bot.interactions.keeper import BoardKeeper
 from bot.solver_pool import SolverPool
 from bot.store import Store
@@ -123,6 +123,9 @@ class ModeSpec(Generic[G]):
     """What a board drawn from the store alone asks the solver (nothing, for most)."""
     guess: Callable[[Interaction, int, str], Awaitable[None]] | None = None
     """Where `/mastermind guess` sends a code typed in the channel of a game of this mode."""
+    hint: Callable[[Game, int], tuple[Game, HintOutcome]] | None = None
+    """The mode's transition for a player's Hint press (whether they may ask is its rule;
+    `bot.engine.game.ask_hint` records it); None: its games offer no hints."""
     record: Record | None = None
     """The mode's part of a player's `/mastermind stats`."""
     leaderboard: LeaderboardSpec | None = None

@@ -37,6 +37,7 @@ from bot.engine.game import Variant
 from bot.engine.search import TooLarge, check_size
 from bot.modes import registry
 from bot.modes.duel import rules as duel_rules
+from bot.modes.hints.actions import NoHints
 from bot.modes.play import rules as play_rules
 from bot.modes.race import rules as race_rules
 from bot.modes.race.actions import RaceNeedsServer
@@ -297,6 +298,8 @@ def engine_errors() -> Iterator[tuple[BaseException, str]]:
         "The review opens when the game is over, so it can't give the secret away.",
     )
     yield ReviewNeedsPlay(), "Reviews are for games where you crack my code."
+    yield NoHints(guessing=False), "Hints are for games where you guess my code."
+    yield NoHints(guessing=True), "This game has no hints."
     duel = duel_rules.new_duel_game(guild_id=1, channel_id=2, starter_id=3, theirs="6655")
     waiting, _ = duel_rules.guess(duel, 3, "1111")
     yield (

@@ -8,7 +8,9 @@ import discord
 
 from bot.engine.codes import CodeSpace
 from bot.engine.job_types import Hint
+from bot.modes.hints.actions import NoHints
 from bot.ui import components, text
+from bot.ui.errors import ErrorWords
 from bot.ui.i18n import Messages
 from bot.ui.ids import ID, Route
 
@@ -50,3 +52,13 @@ def hint_text(
 def hint_button(game_id: int, *, t: Messages) -> discord.ui.Button[Any]:
     """The Hint button of a board where players guess the bot's code."""
     return components.button(HINT.id(game_id), t.pgettext("button", "Hint"), emoji="💡")
+
+
+def _no_hints(error: NoHints, t: Messages) -> str:
+    if error.guessing:
+        return t.gettext("This game has no hints.")
+    return t.gettext("Hints are for games where you guess my code.")
+
+
+ERRORS: ErrorWords = {NoHints: _no_hints}
+"""The hints' own refusals in words."""

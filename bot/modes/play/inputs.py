@@ -24,7 +24,7 @@ from bot.interactions.replies import actor, guarded
 from bot.modes.play import actions as play
 from bot.modes.play import board
 from bot.modes.play.record import PlayRecord
-from bot.modes.play.rules import KIND
+from bot.modes.play.rules import KIND, hint
 from bot.ui import components, i18n, ids, text
 from bot.ui.boards import Field
 from bot.ui.charts import ChartLook
@@ -225,6 +225,7 @@ MODE = ModeSpec(
     chart=ChartLook(board.chart_name, OKABE_ITO["blue"]),
     rules=RulesSection(board.rules_title, board.rules_text),
     guess=guess_typed,
+    hint=hint,
     record=record,
     leaderboard=LeaderboardSpec(slash.pgettext("leaderboard", "play"), leaderboard),
     errors=board.ERRORS,

@@ -12,7 +12,7 @@ from typing import ClassVar, Unpack
 from bot.engine import game as core
 from bot.engine.codes import Code
 from bot.engine.errors import NotYourGame, OwnerReason, WrongGameKind
-from bot.engine.game import GuessOutcome, Move, MoveKind, Reach, Variant
+from bot.engine.game import GuessOutcome, HintOutcome, MoveKind, Reach, Variant
 from bot.modes.common.rules import (
     Header,
     NotAPlayGame,
@@ -29,12 +29,6 @@ KIND = "play"
 class NotOwnRoute(WrongGameKind, code="not-own-route"):
     """A play input (its Guess, picker, code modal or Hint) on another mode's game where players
     guess too, which answers only through its own routes and their checks."""
-
-
-@dataclass(frozen=True)
-class HintOutcome:
-    level: int  # 1: how many codes are left; 2 (a second press before the next guess): a code
-    hints: int  # hints asked for in this game so far, this one included
 
 
 @dataclass(frozen=True, kw_only=True, repr=False)
@@ -88,16 +82,10 @@ def guess(game: core.Game, player_id: int, code: Code | str) -> tuple[PlayGame, 
 
 
 def hint(game: core.Game, player_id: int) -> tuple[PlayGame, HintOutcome]:
-    """Record that a player asked for a hint. The first since the last guess is level 1 (how
-    many codes are left); a second one is level 2 (a code worth guessing)."""
+    """Record that a player asked for a hint (in a solo game only its starter may):
+    `bot.engine.game.ask_hint` says which press it is."""
     game = core.require(game, PlayGame, lambda: NotAPlayGame(MoveKind.HINT))
     core.require_active(game)
     if game.solo and player_id != game.starter_id:
         raise NotYourGame(game.starter_id, reason=OwnerReason.SOLO)
-    since_guess = 0
-    for move in reversed(game.log):
-        if move.kind is MoveKind.GUESS:
-            break
-        since_guess += move.kind is MoveKind.HINT
-    new = core.append(game, Move(MoveKind.HINT, player_id))
-    return new, HintOutcome(level=1 if since_guess == 0 else 2, hints=new.hints)
+    return core.ask_hint(game, player_id)
