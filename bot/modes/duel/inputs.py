@@ -124,7 +124,7 @@ async def _begin(
         )
 
     async with replies.committed(interaction, "game"):
-        await boards.show(bot, game.id, game.version, show)
+        await bot.boards.show(game.id, game.version, show)
 
 
 # --- guessing ------------------------------------------------------------------------------
@@ -229,7 +229,7 @@ async def _round(
             await interaction.followup.send(line)
         else:
             await interaction.edit_original_response(content=line)
-        await boards.redraw(interaction, played.applied)
+        boards.in_step(interaction, played.applied)
 
 
 async def on_modal(interaction: Interaction, numbers: dict[str, int]) -> None:
