@@ -8,6 +8,7 @@ import asyncio
 from pathlib import Path
 
 from tests.bot.helpers import board_shows, move_count, query, secret_text
+from tests.bot.test_rate_limits import spend_bucket
 from tests.discord_fake import FakeDiscord
 
 ENV = {"LOG_LEVEL": "INFO", "DEV_GUILD_ID": "", "SOLVER_WORKERS": "1", "SOLVER_TIME_BUDGET": "2"}
@@ -189,3 +190,28 @@ async def test_a_move_made_while_the_board_is_posted_again_reaches_the_new_copy(
     await asyncio.sleep(0.3)  # nothing later takes it back
     assert "**9** of 10" in new.text
     assert query(db_path, "SELECT board_message_id, rendered_version FROM games") == [(new.id, 1)]
+
+
+async def test_a_board_edited_faster_than_its_bucket_draws_the_newest_move_once_free(
+    fake_discord: FakeDiscord, bot, db_path: Path
+) -> None:
+    """Issue #29 under Discord's limits: the channel's bucket is spent, so the board's edit
+    waits out retry_after; the guesses stored meanwhile are answered at once and coalesce into
+    one pending redraw, drawn with the newest move when the bucket allows."""
+    board = await (await fake_discord.slash("general", "alice", "mastermind", "play")).settled()
+    edits = f"/channels/{board.channel.id}/messages/{board.id}"
+    await spend_bucket(fake_discord, "general")
+    wrong = _wrong(db_path)
+    for n, player in enumerate(["bob", "carol", "dave", "alice", "bob"]):
+        line = await (
+            await fake_discord.slash(
+                "general", player, "mastermind", "guess", options={"code": wrong}
+            )
+        ).response()
+        assert f"{9 - n} guesses left" in line.text
+    assert max(fake_discord.latencies()) < 1.0  # no answer waited for the bucket
+    await board_shows(fake_discord, board, "**5** of 10")
+    await asyncio.sleep(0.3)
+    patched = [r for r in fake_discord.requests if r.method == "PATCH" and r.path == edits]
+    assert 1 <= len([r for r in patched if r.status == 200]) <= 2, [str(r) for r in patched]
+    assert "move 5" in board.text and move_count(db_path) == 5

@@ -17,7 +17,7 @@ def _wrong(db_path: Path) -> str:
     return ("2" if secret[0] == "1" else "1") + secret[1:]
 
 
-async def _spend_bucket(fake: FakeDiscord, channel: str) -> None:
+async def spend_bucket(fake: FakeDiscord, channel: str) -> None:
     """Send as another process of the same bot would (a cluster shares the bot's buckets) until
     the channel's bucket of sends and edits is empty."""
     url = f"{fake.rest_base}/channels/{fake.channel(channel).id}/messages"
@@ -34,7 +34,7 @@ async def test_a_refusal_on_a_board_is_answered_while_its_edit_waits_out_a_429(
     fake_discord: FakeDiscord, bot, db_path: Path
 ) -> None:
     board = await (await fake_discord.slash("general", "alice", "mastermind", "play")).settled()
-    await _spend_bucket(fake_discord, "general")
+    await spend_bucket(fake_discord, "general")
     limiter = fake_discord.rate_limiter
     assert limiter is not None
     guess = await fake_discord.slash(
