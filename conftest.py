@@ -6,7 +6,7 @@ import pytest
 
 import bot.modes.registry  # noqa: F401  # the store reads each mode's games through its record
 
-pytest_plugins = ["tests.discord_fake.fixtures"]
+pytest_plugins = ["tests.discord_fake.fixtures", "pytester"]
 
 
 def pytest_sessionstart(session: pytest.Session) -> None:

@@ -11,6 +11,7 @@ import asyncio
 
 from bot.config import Settings
 from bot.store import JOBS_LEASE, LeaseKeeper, open_lease, open_store
+from tests.bot.helpers import assert_never_went_back
 from tests.discord_fake import FakeDiscord
 from tests.store.pg_fixtures import postgres_server, postgres_url
 from tests.store.postgres_server import query
@@ -88,7 +89,11 @@ async def test_the_lease_holders_redraw_landing_late_never_leaves_a_board_behind
                     lambda: query(postgres_url, behind, (channel_id,)) == [(2,)],
                     what="the board marked as showing move 2",
                 )
-                await asyncio.sleep(0.3)  # nothing later may take it back
+                # Nothing later may take it back: both processes stop (SIGTERM: what they had
+                # under way lands or never will), and no version after this one is older.
+                since = len(board.history) - 1
                 assert "move 2" in board.text
+                assert await owner.stop(timeout=15.0) == 0
             finally:
                 await owner.stop(timeout=15.0)
+        assert_never_went_back(board, "move 2", since)

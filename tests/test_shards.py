@@ -336,9 +336,21 @@ async def test_a_process_cut_off_from_the_database_lets_its_shard_go_before_anot
                     except ShardTaken:  # still live: its holder may still serve it
                         await asyncio.sleep(0.02)
                 assert shard.is_closed()  # it had let the shard go when the other took it
+                refused: list[bool] = []
+                lease = keepers[0].lease
+                claim = lease.claim
+
+                async def noted_claim() -> bool:
+                    ours = await claim()
+                    refused.append(not ours)
+                    return ours
+
+                lease.claim = noted_claim  # type: ignore[method-assign]
                 outage.restore()
-                await asyncio.sleep(LEASE)  # its keeper reaches the database again, and is refused
-                assert shard.is_closed() and not keepers[0].held
+                await fake.wait_for(  # its keeper reaches the database again, and is refused
+                    lambda: any(refused), 3 * LEASE, "the cut-off keeper's claim to be refused"
+                )
+                assert shard.is_closed() and not keepers[0].held  # and takes nothing back
             lines = [r.getMessage() for r in caplog.records if r.name == "bot.shard_guard"]
             assert any("disconnecting shard 1" in line for line in lines), lines
         finally:

@@ -88,3 +88,13 @@ async def choose(
         await fake.wait_for(lambda: board.edits > edits, what=f"board edited after {value!r}")
         return board
     return await handle.settled()
+
+
+def assert_never_went_back(board: FakeMessage, newest: str, since: int) -> None:
+    """From version `since` of the message on (when the test saw it show `newest`, its footer's
+    "move N"), every version shows `newest`: no late edit took it back."""
+    footers = [
+        str(((version.get("embeds") or [{}])[0].get("footer") or {}).get("text"))
+        for version in board.history
+    ]
+    assert all(newest in footer for footer in footers[since:]), footers

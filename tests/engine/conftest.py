@@ -19,5 +19,5 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         return
     skip = pytest.mark.skip(reason="slow: set MASTERMIND_SLOW_TESTS=1 (benchmarks/solver.py)")
     for item in items:
-        if "slow" in item.keywords:
+        if item.get_closest_marker("slow") is not None:  # the marker, not any keyword "slow"
             item.add_marker(skip)

@@ -5,6 +5,7 @@ that every game the rules can reach survives it."""
 
 from __future__ import annotations
 
+import functools
 import json
 import random
 
@@ -329,15 +330,20 @@ def test_solve_games_replay_from_their_log(steps: list[tuple[object, ...]]) -> N
     game = solve()
     rng = random.Random(0)
     for step in steps:
-        try:
-            if step[0] == "undo":
-                game, _ = undo(game, ALICE)
-            else:
-                (black, white), has_next = step[1], step[2]  # type: ignore[misc]
-                nxt = tuple(rng.randrange(6) for _ in range(4)) if has_next else None
-                game, _ = answer(game, ALICE, black, white, nxt)
-        except GameError:
+        refusal: type[GameError] | None = GameOver if game.is_over else None
+        if step[0] == "undo":
+            refusal = refusal or (None if game.answers else NothingToUndo)
+            act = functools.partial(undo, game, ALICE)
+        else:
+            (black, white), has_next = step[1], step[2]  # type: ignore[misc]
+            nxt = tuple(rng.randrange(6) for _ in range(4)) if has_next else None
+            refusal = refusal or (None if game.awaiting_answer else NoGuessToAnswer)
+            act = functools.partial(answer, game, ALICE, black, white, nxt)
+        if refusal is not None:  # refused for the reason the state gives, and nothing else
+            with pytest.raises(refusal):
+                act()
             continue
+        game, _ = act()
         assert len(game.guesses) - len(game.answers) in ((1, 0) if not game.is_over else (0,))
     assert roundtrip(game) == game
 

@@ -186,9 +186,16 @@ async def test_a_process_is_refused_beside_one_that_runs_any_of_its_servers(
     ):
         held = await hold_shards(first, *SHARD_SETS[running], ttl=30)
         try:
-            if why is None:
-                for keeper in await hold_shards(second, *SHARD_SETS[starting], ttl=30):
-                    await keeper.close()
+            if why is None:  # both run: the second holds a lease of its own for each shard
+                started = await hold_shards(second, *SHARD_SETS[starting], ttl=30)
+                try:
+                    assert started and all(keeper.held for keeper in started)
+                    names = [name for (name,) in query(postgres_url, "SELECT name FROM leases")]
+                    ours = [keeper.lease.name for keeper in [*held, *started]]
+                    assert sorted(names) == sorted(ours) and len(set(ours)) == len(ours)
+                finally:
+                    for keeper in started:
+                        await keeper.close()
                 return
             with pytest.raises(ShardTaken) as refused:
                 await hold_shards(second, *SHARD_SETS[starting], ttl=30)

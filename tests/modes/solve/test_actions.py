@@ -9,7 +9,7 @@ from bot.engine.actor import Actor
 from bot.engine.errors import ImpossibleAnswer, StaleGame
 from bot.engine.game import Variant
 from bot.modes.solve import actions as solve
-from bot.solver_pool import SolverPool
+from bot.solver_pool import SolverPool, SolverUnavailable, Unavailable
 from bot.store import Store
 
 GUILD, CHANNEL = 10, 20
@@ -55,6 +55,6 @@ async def test_a_solver_that_fails_stores_nothing(store: Store) -> None:
     broken = SolverPool(1, 2.0)
     game = await _started(store, broken)
     broken.shutdown()
-    with pytest.raises(Exception):  # noqa: B017 - whatever the pool raises once closed
+    with pytest.raises(SolverUnavailable, match=Unavailable.SHUTTING_DOWN):
         await solve.answer(store, broken, game, alice("i:2"), 1, 0)
     assert (await store.game(game.id or 0)).version == game.version  # type: ignore[union-attr]
