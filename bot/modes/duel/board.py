@@ -14,6 +14,7 @@ from bot.engine.game import Move, Status, Variant
 from bot.modes.common import board as common_board
 from bot.modes.duel.actions import EASY, OPPONENTS, Setup, Tally
 from bot.modes.duel.rules import BadSecret, DuelGame, NotADuel, NotYourTurn, Turn
+from bot.modes.hints import board as hints_board
 from bot.modes.review.board import finished_view
 from bot.ui import components, embeds, text, words
 from bot.ui.boards import Drawn, Field
@@ -216,6 +217,8 @@ def duel_board(game: DuelGame, *, t: Messages) -> discord.Embed:
             name=t.gettext("Hard mode"),
             value=t.gettext("every guess must fit every answer so far"),
         )
+    if game.hints:
+        embed.add_field(name=t.gettext("Hints used"), value=t.number(game.hints))
     return embed
 
 
@@ -251,7 +254,7 @@ def result(game: DuelGame, t: Messages) -> str:
 
 
 def duel_view(game: DuelGame, *, t: Messages) -> discord.ui.View | None:
-    """Guess and Give up while the duel runs; the Review once it is over."""
+    """Guess, Hint and Give up while the duel runs; the Review once it is over."""
     if game.id is None:
         return None
     if game.is_over:
@@ -265,6 +268,7 @@ def duel_view(game: DuelGame, *, t: Messages) -> discord.ui.View | None:
             style=discord.ButtonStyle.primary,
         )
     )
+    view.add_item(hints_board.hint_button(game.id, t=t))
     view.add_item(
         components.button(common_board.GIVE_UP.id(game.id), t.gettext("Give up"), emoji="🏳️")
     )

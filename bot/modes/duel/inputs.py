@@ -34,7 +34,7 @@ from bot.modes.duel import actions as duel
 from bot.modes.duel import board
 from bot.modes.duel.actions import Setup
 from bot.modes.duel.record import DuelRecord
-from bot.modes.duel.rules import KIND, check_guess
+from bot.modes.duel.rules import KIND, check_guess, hint
 from bot.ui import components, i18n, ids
 from bot.ui.boards import Field
 from bot.ui.charts import ChartLook
@@ -308,6 +308,7 @@ MODE = ModeSpec(
     chart=ChartLook(board.chart_name, OKABE_ITO["vermillion"]),
     rules=RulesSection(board.rules_title, board.rules_text),
     guess=guess_typed,
+    hint=hint,
     record=record,
     leaderboard=LeaderboardSpec(slash.pgettext("leaderboard", "duel"), leaderboard),
     errors=board.ERRORS,

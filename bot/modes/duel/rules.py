@@ -31,6 +31,7 @@ from bot.engine.errors import (
 )
 from bot.engine.game import (
     Derived,
+    HintOutcome,
     Move,
     MoveKind,
     Reach,
@@ -262,3 +263,13 @@ def play_round(
         return new, (outcome,)
     after, answered = bot_guess(new, reply)
     return after, (outcome, answered)
+
+
+def hint(game: core.Game, player_id: int) -> tuple[DuelGame, HintOutcome]:
+    """The player asks for a hint on the bot's code (only the duel's player): worked out from
+    their own guesses and pegs (`clues_for`), recorded by `bot.engine.game.ask_hint`."""
+    game = as_duel(game)
+    core.require_active(game)
+    if player_id != game.starter_id:
+        raise NotYourGame(game.starter_id, reason=OwnerReason.OWNER)
+    return core.ask_hint(game, player_id)

@@ -289,3 +289,22 @@ async def test_the_record_counts_finished_duels_only(store: Store, solver: Solve
     assert await duel.record(store, GUILD + 1, ALICE) == []  # another server's record
     assert len(await duel.record(store, None, ALICE)) == 1  # everywhere
     assert await duel.record(store, GUILD, BOB) == []
+
+
+async def test_a_hint_reads_the_player_clues_only(store: Store, solver: SolverPool) -> None:
+    from bot.engine.scoring import score
+    from bot.modes.duel.rules import hint
+    from bot.modes.hints import actions as hints
+
+    game = await started(store)
+    played = await duel.guess(store, solver, game.id or 0, alice("i:1"), (0, 0, 1, 1), game.version)
+    shown = played.game
+    with pytest.raises(NotYourGame):  # only the duel's player asks
+        hints.check(shown, Actor(user_id=BOB, guild_id=GUILD, channel_id=CHANNEL), hint)
+    checked = hints.check(shown, alice("i:2"), hint)
+    given = await hints.hint(store, solver, checked, alice("i:2"), hint)
+    space = shown.variant.space
+    answer = score((0, 0, 1, 1), BOTS)  # the player's one clue: their guess at the bot's code
+    fitting = [c for c in map(space.code_at, range(space.size)) if score((0, 0, 1, 1), c) == answer]
+    assert given.hint.remaining == len(fitting)  # the bot's own guess told the player nothing
+    assert given.level == 1 and given.game.hints == 1

@@ -113,7 +113,7 @@ async def test_a_duel_won_by_the_player_keeps_both_secrets_hidden_until_the_end(
     fake = fake_discord
     alice = fake.user("alice").id
     board = await start_duel(fake)
-    assert [b["label"] for b in board.buttons] == ["Guess", "Give up"]
+    assert [b["label"] for b in board.buttons] == ["Guess", "Hint", "Give up"]
     assert f"<@{alice}> to guess" in board.text and "**10** of 10" in board.text
     secret = bots_secret(db_path)
     line = await guess(fake, a_miss(secret))
@@ -185,6 +185,19 @@ async def test_a_duel_drawn_in_the_same_round(
     assert "A draw" in line.text
     await fake.wait_for(lambda: "A draw" in board.text, what="the draw on the board")
     assert query(db_path, "SELECT status, winner_id FROM games") == [("draw", None)]
+
+
+async def test_a_hint_is_for_the_player_alone_and_noted_on_the_board(
+    fake_discord: FakeDiscord, bot: MastermindBot, db_path: Path
+) -> None:
+    fake = fake_discord
+    board = await start_duel(fake)
+    refused = await (await fake.click(board, "Hint", user="bob")).response()
+    assert refused.ephemeral and "game" in refused.text
+    given = await (await fake.click(board, "Hint", user="alice")).settled(timeout=SOLVER_WAIT)
+    assert given.ephemeral and "**1,296** codes still fit" in given.text
+    await fake.wait_for(lambda: "Hints used" in board.text, what="the hint noted on the board")
+    assert query(db_path, "SELECT hints FROM games") == [(1,)]
 
 
 # --- refusals ----------------------------------------------------------------------------------
