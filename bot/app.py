@@ -8,7 +8,7 @@ import logging
 from collections.abc import Awaitable, Callable, Sequence
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
-from typing import Any, Protocol, runtime_checkable
+from typing import Any
 
 import discord
 from discord.ext import commands
@@ -19,8 +19,9 @@ from bot.config import Settings
 from bot.engine import cache_dir
 from bot.engine.game import Game
 from bot.interactions import boards
-from bot.interactions.context import Host, ModeSpec
+from bot.interactions.context import Host, ModeSpec, TimerPass
 from bot.interactions.replies import on_app_command_error
+from bot.interactions.timers import Timers
 from bot.modes import registry
 from bot.prometheus import REFRESH_SECONDS, Prometheus, kind_of
 from bot.solver_pool import SolverPool, SolverUnavailable
@@ -29,14 +30,6 @@ from bot.ui.i18n import Messages
 from bot.ui.i18n.translator import CatalogueTranslator
 
 log = logging.getLogger(__name__)
-
-
-@runtime_checkable
-class Passes(Protocol):
-    """A cog with a chore for the once-per-cluster background pass, which checks `while_held`
-    (this process still holds the jobs lease) before each write."""
-
-    async def background_pass(self, while_held: Held) -> object: ...
 
 
 EXPIRY_CHECK_SECONDS = 600
@@ -90,6 +83,7 @@ class MastermindBot(Host):
         clock. Tests move it."""
         if store is not None:
             self.store = store
+        self.timers = Timers(self.clock)
         self.in_flight: set[asyncio.Task[object]] = set()  # type: ignore[assignment]
         """Interaction handlers still running; `close` lets them finish before the store shuts."""
         self._expiry: asyncio.Task[None] | None = None
@@ -223,8 +217,10 @@ class MastermindBot(Host):
         await sync.sync_at_start(self.tree, self.store, self.settings.dev_guild_id)
 
     async def on_ready(self) -> None:
-        """Say so, then redraw this process's boards a crash left behind its games (the jobs
-        lease holder's pass redraws every board too, but in a cluster it may be minutes off)."""
+        """Say so, then set the modes' timers of this process's servers again (doing what fell
+        due while it was down) and redraw the boards a crash left behind their games, whether
+        or not this process holds the jobs lease: the lease holder's pass does both for every
+        server too, but in a cluster it may be minutes off."""
         # After an outage, bot.outages has said so; a second `ready as` would read as a restart.
         level = logging.INFO if self._reconciling is None else logging.DEBUG
         log.log(level, "ready as %s in %s", self.user, servers(len(self.guilds)))
@@ -232,6 +228,13 @@ class MastermindBot(Host):
             self._reconciling = asyncio.create_task(self._reconcile(), name="reconcile-boards")
 
     async def _reconcile(self) -> None:
+        for spec in registry.MODES:
+            if spec.timers is None:
+                continue
+            try:
+                await spec.timers(self, served_only=True, while_held=always)
+            except Exception:
+                log.exception("setting the %s timers again failed; the pass retries", spec.kind)
         try:
             await self.boards.reconcile(served_only=True)
         except Exception:
@@ -285,7 +288,7 @@ class MastermindBot(Host):
         assert jobs is not None, "setup_hook starts the lease first"
         timeout = timedelta(hours=self.settings.game_timeout_hours)
         chores: tuple[Callable[[Held], Awaitable[object]], ...] = (
-            *self._cog_passes(),
+            *self._timer_passes(),
             lambda held: self.boards.reconcile(while_held=held),
             lambda held: self.expire_stale_games(timeout, held),
         )
@@ -298,9 +301,14 @@ class MastermindBot(Host):
             except Exception:
                 log.exception("a background pass failed; will retry")
 
-    def _cog_passes(self) -> list[Callable[[Held], Awaitable[object]]]:
-        """The background passes the loaded cogs keep (`background_pass`), in load order."""
-        return [cog.background_pass for cog in self.cogs.values() if isinstance(cog, Passes)]
+    def _timer_passes(self) -> list[Callable[[Held], Awaitable[object]]]:
+        """Each mode's declared timers, set again for every server (a take-over), in the
+        registry's order."""
+
+        def run(timers: TimerPass) -> Callable[[Held], Awaitable[object]]:
+            return lambda held: timers(self, served_only=False, while_held=held)
+
+        return [run(spec.timers) for spec in registry.MODES if spec.timers is not None]
 
     _shutdown: asyncio.Task[None] | None = None
 
@@ -327,6 +335,7 @@ class MastermindBot(Host):
                     await chore
         for name in list(self.cogs):  # their timers stop; the next start's pass takes over
             await self.remove_cog(name)
+        await self.timers.close()
         if self.jobs is not None:
             await self.jobs.close()  # another process of the cluster takes the jobs over now
         for lease in self.leases:  # a restarted process may run these shards at once

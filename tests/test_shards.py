@@ -14,7 +14,6 @@ import pytest
 
 from bot.app import MastermindBot
 from bot.config import ConfigError, Settings
-from bot.modes.race.inputs import RaceInputs
 from bot.modes.race.rules import RaceGame, new_race_game
 from bot.store import JOBS_LEASE, LeaseKeeper, open_lease, open_store
 from bot.store.leases import ShardTaken, hold_shards
@@ -278,11 +277,11 @@ async def test_a_process_without_the_jobs_lease_rearms_the_clocks_of_its_own_rac
                     ),
                     what="shard 1's lobby started by its own process's clock",
                 )
-                cog = bot.get_cog(RaceInputs.__cog_name__)
-                assert isinstance(cog, RaceInputs)
                 ours, theirs = (races[name].id for name in ("general-2", "general"))
-                await fake.wait_for(lambda: ours in cog.timers, what="the race's end armed")
-                assert theirs not in cog.timers
+                await fake.wait_for(
+                    lambda: bot.timers.is_set(f"race:{ours}"), what="the race's end armed"
+                )
+                assert not bot.timers.is_set(f"race:{theirs}")
             rows = query(postgres_url, "SELECT game_id FROM moves WHERE kind = 'start'")
             assert rows == [(ours,)]  # shard 0's race waits for shard 0's process
             assert fake.messages("general") == []

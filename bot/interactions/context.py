@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any, Generic, TypeAlias
+from typing import Any, Generic, Protocol, TypeAlias
 
 import discord
 from discord import app_commands
@@ -23,8 +23,9 @@ from bot.charts.pool import ChartPool
 from bot.config import Settings
 from bot.engine.game import G, Game, HintOutcome
 from bot.interactions.keeper import BoardKeeper
+from bot.interactions.timers import Timers
 from bot.solver_pool import SolverPool
-from bot.store import Store
+from bot.store import Held, Store
 from bot.store.codec import KindCodec
 from bot.ui.boards import Drawn, Field
 from bot.ui.charts import ChartLook
@@ -43,6 +44,8 @@ class Host(commands.AutoShardedBot):
     clock: Callable[[], datetime]
     in_flight: set[object]
     boards: BoardKeeper
+    timers: Timers
+    """Everything that must happen at a time (a lobby closing, a game's time limit)."""
     """Keeps every channel board in step with the store (created at start, closed at stop)."""
 
     def serves(self, guild_id: int | None) -> bool:
@@ -97,6 +100,16 @@ class LeaderboardSpec:
     show: Leaderboard
 
 
+class TimerPass(Protocol):
+    """Sets a mode's timers again from the store and does what is overdue (a deadline that
+    fell while no process waited for it); how many games it moved."""
+
+    def __call__(self, bot: Host, *, served_only: bool, while_held: Held) -> Awaitable[int]:
+        """`served_only`: only the games of the servers this process serves (at ready);
+        `while_held`: asked before each move (the jobs lease of the cluster's pass)."""
+        ...
+
+
 @dataclass(frozen=True)
 class ModeSpec(Generic[G]):
     """One way to play, as the rest of the bot sees it: everything that is the mode's own,
@@ -108,7 +121,7 @@ class ModeSpec(Generic[G]):
     """How the store keeps the kind's own columns and counts its records; its `kind` is the
     mode's registered name."""
     cog: Callable[[Host], commands.Cog]
-    """The mode's inputs: its commands, buttons, selects, modal routes and timers."""
+    """The mode's inputs: its commands, buttons, selects and modal routes."""
     draw: Callable[[G, int | None, str | None, Messages], Drawn]
     """The board from the stored game and the solver's count of codes left."""
     confirm: Callable[[Messages], str]
@@ -132,6 +145,9 @@ class ModeSpec(Generic[G]):
     """The mode's `/mastermind leaderboard games:<kind>` (None: it has none)."""
     errors: ErrorWords = field(default_factory=dict)
     """The mode's own refusals in words (its board's `ERRORS`)."""
+    timers: TimerPass | None = None
+    """How its timers are set again from the store (at ready, and in the cluster's pass after
+    a take-over); None: it has none (`bot.interactions.timers`)."""
 
     @property
     def kind(self) -> str:

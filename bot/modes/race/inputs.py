@@ -8,20 +8,19 @@ redraws that very message from the store (`edit_message`), never with the bot's 
 board opens a fresh copy whenever the player dismissed theirs. Whatever a racer does, nothing of
 their colours reaches the channel before the race is over.
 
-The clock is a timer per race in this process (set when the lobby opens and when the race
-starts) and, for a restart or another process's races, the background pass (`clock_pass`),
-which does what is overdue and sets the timers of the rest.
+The clock is a timer per race in the bot's timer service (set when the lobby opens and when
+the race starts); `clock_pass`, the mode's declared `timers`, does what is overdue and sets the
+timers of the rest at ready and, for another process's races after a take-over, in the
+cluster's pass.
 """
 
 from __future__ import annotations
 
-import asyncio
 import logging
 import re
 
 import discord
 from discord import app_commands
-from discord.ext import commands
 
 from bot.charts.style import OKABE_ITO
 from bot.engine.codes import Code
@@ -46,9 +45,6 @@ from bot.ui.charts import ChartLook
 from bot.ui.i18n import Messages, slash
 
 log = logging.getLogger(__name__)
-
-TIMER_SLACK_SECONDS = 0.2
-"""A timer wakes this much after its deadline, so the deadline has surely passed."""
 
 
 # --- the lobby ---------------------------------------------------------------------------------
@@ -224,24 +220,9 @@ async def _after_guess(interaction: Interaction, applied: Applied[GuessOutcome])
 
 def schedule(bot: Host, game: RaceGame) -> None:
     """Set this race's timer for its next deadline, unless one is set already."""
-    deadline = game.next_deadline
-    if deadline is None or game.id is None:
-        return
-    timers = _timers(bot)
-    current = timers.get(game.id)
-    if current is not None and not current.done():
-        return
-    timers[game.id] = asyncio.get_running_loop().create_task(
-        _wake(bot, game.id, deadline), name=f"race-clock-{game.id}"
-    )
-
-
-async def _wake(bot: Host, game_id: int, deadline: int) -> None:
-    delay = deadline - bot.clock().timestamp() + TIMER_SLACK_SECONDS
-    if delay > 0:
-        await asyncio.sleep(delay)
-    _timers(bot).pop(game_id, None)  # this timer is done: the next may be set
-    await tick(bot, game_id)
+    deadline, game_id = game.next_deadline, game.id
+    if deadline is not None and game_id is not None:
+        bot.timers.at(f"race:{game_id}", deadline, lambda: tick(bot, game_id))
 
 
 async def tick(bot: Host, game_id: int) -> None:
@@ -294,12 +275,6 @@ async def clock_pass(bot: Host, *, served_only: bool = False, while_held: Held =
     return moved
 
 
-def _timers(bot: Host) -> dict[int, asyncio.Task[None]]:
-    """This process's race timers, by race: kept by the loaded race cog."""
-    cog = bot.get_cog(RaceInputs.__cog_name__)
-    return cog.timers if isinstance(cog, RaceInputs) else {}
-
-
 JoinSeconds = app_commands.Range[int, JOIN_SECONDS[0], JOIN_SECONDS[1]]
 RaceMinutes = app_commands.Range[int, RACE_MINUTES[0], RACE_MINUTES[1]]
 
@@ -338,31 +313,6 @@ class RaceInputs(ModeInputs):
     items = DYNAMIC_ITEMS
     modal = re.compile(drawn.RACE_MODAL.template)
     on_modal = on_modal
-
-    def __init__(self, bot: Host) -> None:
-        super().__init__(bot)
-        self.timers: dict[int, asyncio.Task[None]] = {}
-        """A timer per race whose next deadline this process waits for."""
-
-    @commands.Cog.listener()
-    async def on_ready(self) -> None:
-        """Re-arm the clocks of the races this process serves, whether or not it holds the
-        jobs lease: timers live in memory, and the lease holder's pass may be minutes away."""
-        try:
-            await clock_pass(self.bot, served_only=True)
-        except Exception:
-            log.exception("re-arming the race clocks failed; the background pass tries again")
-
-    async def cog_unload(self) -> None:
-        """Cancel this process's race timers (at shutdown; the next start's pass takes over)."""
-        for task in self.timers.values():
-            task.cancel()
-        self.timers.clear()
-        await super().cog_unload()
-
-    async def background_pass(self, while_held: Held) -> int:
-        """What the lease holder's pass owes races: those due while the bot was down."""
-        return await clock_pass(self.bot, while_held=while_held)
 
     @app_commands.command(
         name=slash.pgettext("command", "race"),
@@ -404,5 +354,6 @@ MODE = ModeSpec(
     record=record,
     leaderboard=LeaderboardSpec(slash.pgettext("leaderboard", "race"), leaderboard),
     errors=drawn.ERRORS,
+    timers=clock_pass,
 )
 """The race mode, as the registry lists it."""
