@@ -25,11 +25,13 @@ _STATS = """
                AS hard_won,
            count(DISTINCT CASE WHEN g.hints > 0 THEN m.game_id END) AS hinted
     FROM moves AS m JOIN games AS g ON g.id = m.game_id
-    WHERE g.kind = :kind AND g.status <> 'active' AND m.kind = 'guess' AND {where}
+    WHERE g.kind = :kind AND g.status <> 'active' AND m.kind = 'guess'
+      AND m.player_id IS NOT NULL AND {where}
     GROUP BY m.player_id
 """
-"""Per-player records of one kind of game, narrowed by `{where}`. `best` counts only guesses (a
-log also holds hints and joins), and where each player plays alone (`:alone`) only their own."""
+"""Per-player records of one kind of game, narrowed by `{where}`: players' guesses only (a guess
+with no player is the bot's). `best` counts only guesses (a log also holds hints and joins), and
+where each player plays alone (`:alone`) only their own."""
 
 IN_GUILD = "(CAST(:guild AS BIGINT) IS NULL OR g.guild_id = :guild)"
 """In one guild, or everywhere when `:guild` is NULL (typed, so PostgreSQL knows it)."""

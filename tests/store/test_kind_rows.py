@@ -35,3 +35,17 @@ async def test_a_kind_reads_its_own_rows(store: Store, monkeypatch: pytest.Monke
         await store.kind_rows("play", "no-such-query", {"user": ALICE})
     with pytest.raises(KeyError):
         await store.kind_rows("solve", "finished", {"user": ALICE})  # solve declares none
+
+
+async def test_a_leaderboard_ranks_players_never_the_bot(store: Store) -> None:
+    """The bot's own guesses (a move with no player) make no row of a leaderboard."""
+    from bot.modes.solve.rules import answer, new_solve_game
+    from tests.store.helpers import CHANNEL, GUILD
+
+    game = await store.start(
+        new_solve_game(
+            guild_id=GUILD, channel_id=CHANNEL, starter_id=ALICE, first_guess=(0, 0, 1, 1)
+        )
+    )
+    await store.apply(lambda g: answer(g, ALICE, 4, 0, None), game_id=game.id)
+    assert await store.leaderboard(GUILD, kind="solve") == []
