@@ -308,3 +308,24 @@ async def test_a_hint_reads_the_player_clues_only(store: Store, solver: SolverPo
     fitting = [c for c in map(space.code_at, range(space.size)) if score((0, 0, 1, 1), c) == answer]
     assert given.hint.remaining == len(fitting)  # the bot's own guess told the player nothing
     assert given.level == 1 and given.game.hints == 1
+
+
+async def test_a_duel_won_shows_in_the_wins_chart_by_the_player_guesses(
+    store: Store, solver: SolverPool
+) -> None:
+    from datetime import UTC, datetime
+
+    from bot.modes.common.actions import wins
+    from bot.modes.registry import MODES
+    from bot.ui import charts
+    from bot.ui.i18n import ENGLISH, messages
+
+    game = await started(store)
+    first = await duel.guess(store, solver, game.id or 0, alice("i:1"), MISS, game.version)
+    await duel.guess(store, solver, game.id or 0, alice("i:2"), BOTS, first.game.version)
+    found = await wins(store, GUILD, ALICE, datetime.now(UTC), [m.kind for m in MODES])
+    assert found is not None and found.kinds[-1] == "duel" and found.of_kind("duel") == 1
+    assert found.rows == (1, 2)  # two guesses of the player's: the bot's are not counted
+    looks = {mode.kind: mode.chart for mode in MODES}
+    assert "duel 1" in charts.stats(found, looks, ENGLISH).alt
+    assert "pojedynek 1" in charts.stats(found, looks, messages("pl")).alt

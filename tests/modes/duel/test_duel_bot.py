@@ -14,6 +14,7 @@ from bot.app import MastermindBot
 from bot.engine.codes import CodeSpace
 from bot.engine.job_types import NextGuess
 from tests.bot.helpers import query
+from tests.bot.test_security import private_refusal
 from tests.discord_fake import FakeDiscord, FakeMessage
 
 SPACE = CodeSpace(4, 6)
@@ -142,6 +143,7 @@ async def test_a_duel_won_by_the_player_keeps_both_secrets_hidden_until_the_end(
         await fake.slash("general", "carol", "mastermind", "leaderboard", options={"games": "duel"})
     ).response()
     assert "Duel leaderboard" in leaders.text and f"<@{alice}>: 1 won of 1, best 2" in leaders.text
+    assert "None" not in leaders.text  # the bot, which guesses too, is no player
 
 
 async def test_a_duel_lost_through_the_guess_picker(
@@ -249,6 +251,44 @@ async def test_a_secret_that_does_not_fit_is_refused_in_the_player_language(
     board = await (await fake.submit_modal(await set_.modal(), {"code": "66554"})).settled()
     assert not board.ephemeral and "66554" not in board.text
     assert query(db_path, "SELECT kind, status FROM games") == [("duel", "active")]
+
+
+async def test_forged_clicks_from_another_channel_or_a_dm_store_nothing(
+    fake_discord: FakeDiscord, bot: MastermindBot, db_path: Path
+) -> None:
+    fake = fake_discord
+    board = await start_duel(fake)
+    picker = await (await fake.click(board, "Guess", user="alice")).response()
+    for peg in range(4):
+        select = picker.selects[peg]["custom_id"]
+        await (await fake.select(picker, select, ["0"], user="alice")).response()
+    send = picker.component("Submit guess")["custom_id"]
+    problems: list[str] = []
+    for channel in (fake.channel("games"), fake.dm_channel("alice")):
+        for custom_id, message in ((board.component("Guess")["custom_id"], board), (send, picker)):
+            forged = await fake.forge_interaction(
+                channel, "alice", type=3, custom_id=custom_id, message=message
+            )
+            await private_refusal(forged, problems)
+    assert problems == []
+    assert query(db_path, "SELECT count(*) FROM moves") == [(0,)]
+
+
+async def test_a_stale_picker_is_refused_in_the_player_language(
+    fake_discord: FakeDiscord, bot: MastermindBot, db_path: Path
+) -> None:
+    fake = fake_discord
+    board = await start_duel(fake)
+    fake.set_user_locale("alice", "pl")
+    picker = await (await fake.click(board, "Guess", user="alice")).response()
+    assert "Wybierz" in picker.text  # the private picker speaks the player's language
+    await guess(fake, a_miss(bots_secret(db_path)))
+    for peg in range(4):
+        select = picker.selects[peg]["custom_id"]
+        await (await fake.select(picker, select, ["0"], user="alice")).response()
+    refusal = await (await fake.click(picker, "Wyślij próbę", user="alice")).response()
+    assert refusal.ephemeral and "Gra zmieniła się" in refusal.text, refusal.text
+    assert query(db_path, "SELECT count(*) FROM moves") == [(2,)]
 
 
 # --- give up, expiry ---------------------------------------------------------------------------
