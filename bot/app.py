@@ -67,8 +67,6 @@ class MastermindBot(Host):
         self.prometheus = _prometheus(settings)
         """The metrics endpoint's series (METRICS_PORT), or None."""
         super().__init__(
-            # None (no trace) is discord.py's default, though its stubs say TraceConfig.
-            http_trace=None if self.prometheus is None else self.prometheus.trace(),  # type: ignore[arg-type]
             command_prefix=commands.when_mentioned,
             intents=intents,
             help_command=None,
@@ -117,6 +115,7 @@ class MastermindBot(Host):
             self._heartbeat = asyncio.create_task(beating, name="heartbeat")
         self.charts = ChartPool(self.settings.charts_on)  # its worker starts on the first chart
         if self.prometheus is not None and self.settings.metrics_port is not None:
+            self.prometheus.attach(self)  # here: the bot's tasks inherit what it sets
             self.prometheus.watch_workers(self._worker_pids)
             self.prometheus.serve(self.settings.metrics_port, self.settings.metrics_address)
             log.info(

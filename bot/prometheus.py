@@ -2,21 +2,25 @@
 
 prometheus-client serves `/metrics` from its own thread, so a scrape never waits on the event
 loop. The store and the solver report through `bot.metrics` (its calls are no-ops without this
-module); the Discord side is read here, from outside the input code: each interaction from the
-gateway's INTERACTION_CREATE event, its first answer, board edits and rate limits from the HTTP
-client's aiohttp trace (discord.py's public `http_trace` option). Running games and the workers'
-memory are sampled every REFRESH_SECONDS.
+module); the Discord side is read here, from outside the input code: each interaction's arrival
+from the gateway event (Bot.dispatch), its first answer from discord.py's adapter for
+interaction answers (`async_context`, set for the bot's tasks), board edits from its REST client
+(one comparison per request) and 429s from the WARNING it logs for each. An aiohttp trace would
+see all of it in one place but costs about 37 us of CPU per request (benchmarks/metrics_cost.py),
+over the budget of 50 us per interaction. Running games and the workers' memory are sampled
+every REFRESH_SECONDS.
 """
 
 from __future__ import annotations
 
-import re
+import logging
 import time
 from collections.abc import Callable, Iterable, Sequence
-from types import SimpleNamespace
 from typing import Any
 
-import aiohttp
+import discord
+from discord.http import Route
+from discord.webhook.async_ import AsyncWebhookAdapter, async_context
 from prometheus_client import (
     CollectorRegistry,
     Counter,
@@ -35,8 +39,32 @@ REFRESH_SECONDS = 15.0
 UNANSWERED_SECONDS = 15.0
 """An interaction with no answer after this is counted `unanswered` (Discord gave up at 3 s)."""
 LATENCY = (0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.0, 3.0, 5.0)
-CALLBACK = re.compile(r"/interactions/(\d+)/[^/]+/callback$")
-MESSAGE_EDIT = re.compile(r"/channels/\d+/messages/\d+$")
+BOARD_EDIT = "/channels/{channel_id}/messages/{message_id}"
+"""The route of a channel message's edit: how boards are redrawn."""
+RATE_LIMITED = "We are being rate limited."
+"""How discord.py's http.py begins its WARNING for a 429 it waits out and retries."""
+
+
+class _MeteredAdapter(AsyncWebhookAdapter):
+    """discord.py's adapter for interaction answers, timing each first answer (the callback)."""
+
+    def __init__(self, series: Prometheus) -> None:
+        super().__init__()  # type: ignore[no-untyped-call]
+        self.series = series
+
+    def create_interaction_response(self, interaction_id: int, token: str, **options: Any) -> Any:
+        return self._timed(
+            interaction_id, super().create_interaction_response(interaction_id, token, **options)
+        )
+
+    async def _timed(self, interaction_id: int, answer: Any) -> Any:
+        try:
+            result = await answer
+        except discord.HTTPException:
+            self.series.answered(interaction_id, ok=False)
+            raise
+        self.series.answered(interaction_id, ok=True)
+        return result
 
 
 class Prometheus(metrics.Sink):
@@ -104,11 +132,15 @@ class Prometheus(metrics.Sink):
         self._workers: Callable[[], Sequence[tuple[str, int]]] = list
         registry.register(_WorkerMemory(lambda: self._workers()))
         self._arrived: dict[int, tuple[float, str]] = {}
+        # Labelled children looked up once: `labels()` on every call is most of their cost.
+        self._read = self.transactions.labels("read")
+        self._write = self.transactions.labels("write")
+        self._counted: dict[tuple[str, str], Any] = {}
 
     # --- bot.metrics.Sink --------------------------------------------------------------
 
     def transaction(self, write: bool, seconds: float) -> None:
-        self.transactions.labels("write" if write else "read").observe(seconds)
+        (self._write if write else self._read).observe(seconds)
 
     def commit(self, seconds: float) -> None:
         self.commits.observe(seconds)
@@ -124,29 +156,43 @@ class Prometheus(metrics.Sink):
         """An interaction came in (the gateway event, before any handler)."""
         self._arrived[interaction_id] = (time.perf_counter(), kind)
 
-    def trace(self) -> aiohttp.TraceConfig:
-        """For discord.py's `http_trace`: every REST answer the bot gets."""
-        config = aiohttp.TraceConfig()
-        config.on_request_end.append(self._answered)
-        return config
+    def answered(self, interaction_id: int, ok: bool) -> None:
+        """Discord acknowledged (or refused) an interaction's first answer."""
+        arrived = self._arrived.pop(interaction_id, None)
+        if arrived is not None:
+            started, kind = arrived
+            self.first_answer.observe(time.perf_counter() - started)
+            self._count(kind, "answered" if ok else "failed")
 
-    async def _answered(
-        self, session: aiohttp.ClientSession, context: SimpleNamespace, params: Any
-    ) -> None:
-        status, path = params.response.status, params.url.path
-        if status == 429:
+    def attach(self, client: discord.Client) -> None:
+        """Watch `client`'s answers, board edits and rate limits. Call it from the task that
+        runs the client (setup_hook): the answers' adapter is a context variable, which every
+        task the client starts from there inherits."""
+        async_context.set(_MeteredAdapter(self))
+        request = client.http.request
+
+        async def counted(route: Route, **options: Any) -> Any:
+            if route.method == "PATCH" and route.path == BOARD_EDIT:
+                self.board_edits.inc()
+            return await request(route, **options)
+
+        setattr(client.http, "request", counted)  # noqa: B010 - an instance's method, wrapped
+        logging.getLogger("discord.http").addFilter(self._rate_limited)
+
+    def _rate_limited(self, record: logging.LogRecord) -> bool:
+        """discord.py's WARNING for each 429 (method, url, retry_after): counted, kept."""
+        if str(record.msg).startswith(RATE_LIMITED) and isinstance(record.args, tuple):
             self.rate_limited.inc()
-            retry = params.response.headers.get("Retry-After", "0")
-            self.rate_limit_wait.inc(float(retry) if _number(retry) else 0.0)
-        callback = CALLBACK.search(path)
-        if callback is not None:
-            arrived = self._arrived.pop(int(callback[1]), None)
-            if arrived is not None:
-                started, kind = arrived
-                self.first_answer.observe(time.perf_counter() - started)
-                self.interactions.labels(kind, "answered" if status < 300 else "failed").inc()
-        elif params.method == "PATCH" and status < 300 and MESSAGE_EDIT.search(path):
-            self.board_edits.inc()
+            retry = record.args[-1]
+            if isinstance(retry, int | float):
+                self.rate_limit_wait.inc(float(retry))
+        return True
+
+    def _count(self, kind: str, outcome: str) -> None:
+        child = self._counted.get((kind, outcome))
+        if child is None:
+            child = self._counted[kind, outcome] = self.interactions.labels(kind, outcome)
+        child.inc()
 
     def refresh(self, running: Iterable[tuple[str, int]]) -> None:
         """The periodic part: games running per mode, and interactions never answered."""
@@ -156,7 +202,7 @@ class Prometheus(metrics.Sink):
         for interaction_id, (started, kind) in list(self._arrived.items()):
             if started < stale:
                 del self._arrived[interaction_id]
-                self.interactions.labels(kind, "unanswered").inc()
+                self._count(kind, "unanswered")
 
     def watch_workers(self, workers: Callable[[], Sequence[tuple[str, int]]]) -> None:
         """Where the worker processes are: (pool, pid) pairs, read at each scrape."""

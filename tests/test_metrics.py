@@ -99,3 +99,30 @@ async def test_without_a_port_nothing_listens(fake_discord: FakeDiscord, tmp_pat
     await bot.wait_ready(timeout=15.0, commands=True)
     assert "metrics at" not in bot.output
     assert await bot.stop(15.0) == 0
+
+
+def test_a_429_discord_py_waits_out_is_counted_with_its_wait() -> None:
+    """discord.py's own WARNING for each 429 is what the endpoint counts (the fake's limits
+    are met by discord.py's pre-emptive waits, so a real run seldom sees one)."""
+    import logging
+
+    from bot.prometheus import Prometheus
+
+    class Client:
+        class http:
+            @staticmethod
+            async def request(route: object, **options: object) -> None:
+                return None
+
+    from discord.webhook.async_ import async_context
+
+    series = Prometheus()
+    before = async_context.set(async_context.get())
+    series.attach(Client())  # type: ignore[arg-type]
+    async_context.reset(before)  # the other tests' clients keep discord.py's own adapter
+    fmt = "We are being rate limited. %s %s responded with 429. Retrying in %.2f seconds."
+    logging.getLogger("discord.http").warning(fmt, "PATCH", "/channels/1/messages/2", 1.5)
+    logging.getLogger("discord.http").warning(fmt, "POST", "/channels/1/messages", 0.25)
+    assert series.rate_limited._value.get() == 2
+    assert series.rate_limit_wait._value.get() == 1.75
+    logging.getLogger("discord.http").removeFilter(series._rate_limited)
