@@ -24,7 +24,7 @@ from bot.ui import components, embeds, text, words
 from bot.ui.boards import Drawn, Field
 from bot.ui.embeds import ACTIVE
 from bot.ui.errors import ErrorWords
-from bot.ui.i18n import Messages
+from bot.ui.i18n import Messages, later
 from bot.ui.ids import ID, Route
 from bot.ui.text import mention
 
@@ -282,19 +282,13 @@ ERRORS: ErrorWords = {
 """The daily mode's refusals in words (the store raises `AlreadyPlayed`)."""
 
 
-def chart_name(t: Messages) -> str:
-    """The daily mode's games as a chart's legend names them."""
-    return t.pgettext("chart", "daily")
-
-
-def rules_title(t: Messages) -> str:
-    """The heading of the daily mode's section of `/mastermind rules`."""
-    return t.gettext("Every day")
-
-
-def rules_text(t: Messages) -> str:
-    """The daily mode's section of `/mastermind rules`."""
-    return t.gettext(
+CHART_NAME = later.pgettext("chart", "daily")
+"""The daily mode's games as a chart's legend names them."""
+RULES = (
+    later.gettext("Every day"),
+    later.gettext(
         "`/mastermind daily`: one code a day for everybody, played privately, with a "
         "spoiler-free result to share and a streak to keep."
-    )
+    ),
+)
+"""The daily mode's section of `/mastermind rules`: its heading and its text."""

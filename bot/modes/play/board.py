@@ -18,7 +18,7 @@ from bot.store import PlayerStats
 from bot.ui import components, embeds, text, words
 from bot.ui.boards import Drawn, Field
 from bot.ui.errors import ErrorWords
-from bot.ui.i18n import Messages
+from bot.ui.i18n import Messages, later
 from bot.ui.ids import ID, NUMBER, Route
 from bot.ui.text import mention
 
@@ -188,21 +188,15 @@ ERRORS: ErrorWords = {
 """The play mode's refusals in words."""
 
 
-def chart_name(t: Messages) -> str:
-    """The play mode's games as a chart's legend names them."""
-    return t.pgettext("chart", "play")
-
-
-def rules_title(t: Messages) -> str:
-    """The heading of the play mode's section of `/mastermind rules`."""
-    return t.gettext("You crack the bot's code")
-
-
-def rules_text(t: Messages) -> str:
-    """The play mode's section of `/mastermind rules`."""
-    return t.gettext(
+CHART_NAME = later.pgettext("chart", "play")
+"""The play mode's games as a chart's legend names them."""
+RULES = (
+    later.gettext("You crack the bot's code"),
+    later.gettext(
         "`/mastermind play` starts a game in this channel (options: pegs, colours, "
         "guesses, duplicates, solo). Guess with `/mastermind guess code:RGBY`, or press "
         "**Guess** on the board. Codes may be written `1122`, `RRGG`, "
         "`red red green green` or with emoji."
-    )
+    ),
+)
+"""The play mode's section of `/mastermind rules`: its heading and its text."""

@@ -38,7 +38,7 @@ from bot.store import PlayerStats
 from bot.ui import components, embeds, text, words
 from bot.ui.boards import Drawn, Field
 from bot.ui.errors import ErrorWords
-from bot.ui.i18n import Messages
+from bot.ui.i18n import Messages, later
 from bot.ui.ids import ID, Route
 from bot.ui.text import mention
 
@@ -429,19 +429,13 @@ ERRORS: ErrorWords = {
 """The race mode's refusals in words."""
 
 
-def chart_name(t: Messages) -> str:
-    """The race mode's games as a chart's legend names them."""
-    return t.pgettext("chart", "race")
-
-
-def rules_title(t: Messages) -> str:
-    """The heading of the race mode's section of `/mastermind rules`."""
-    return t.gettext("Together")
-
-
-def rules_text(t: Messages) -> str:
-    """The race mode's section of `/mastermind rules`."""
-    return t.gettext(
+CHART_NAME = later.pgettext("chart", "race")
+"""The race mode's games as a chart's legend names them."""
+RULES = (
+    later.gettext("Together"),
+    later.gettext(
         "`/mastermind race`: everyone who joins cracks the same code on their own "
         "board; first to crack it wins."
-    )
+    ),
+)
+"""The race mode's section of `/mastermind rules`: its heading and its text."""

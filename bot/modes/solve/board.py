@@ -27,7 +27,7 @@ from bot.ui.embeds import (
     variant_line,
 )
 from bot.ui.errors import ErrorWords
-from bot.ui.i18n import ENGLISH, Messages
+from bot.ui.i18n import ENGLISH, Messages, later
 from bot.ui.ids import ID, Route
 from bot.ui.text import mention
 
@@ -244,20 +244,14 @@ ERRORS: ErrorWords = {
 """The solve mode's refusals in words."""
 
 
-def chart_name(t: Messages) -> str:
-    """The solve mode's games as a chart's legend names them."""
-    return t.pgettext("chart", "solve")
-
-
-def rules_title(t: Messages) -> str:
-    """The heading of the solve mode's section of `/mastermind rules`."""
-    return t.gettext("The bot cracks yours")
-
-
-def rules_text(t: Messages) -> str:
-    """The solve mode's section of `/mastermind rules`."""
-    return t.gettext(
+CHART_NAME = later.pgettext("chart", "solve")
+"""The solve mode's games as a chart's legend names them."""
+RULES = (
+    later.gettext("The bot cracks yours"),
+    later.gettext(
         "`/mastermind solve` and think of a code. Press the button with the pegs each "
         "guess earns. Made a mistake? **Undo last answer**. With the default Knuth "
         "strategy, 4 pegs and 6 colours never take more than 5 guesses."
-    )
+    ),
+)
+"""The solve mode's section of `/mastermind rules`: its heading and its text."""
