@@ -64,7 +64,7 @@ def _stats(figure: Figure, axes: Axes, chart: StatsChart) -> None:
     data = chart.data
     figure.suptitle(chart.labels.title, fontsize=style.TITLE_PT, fontweight="bold")
     axes.set_title(chart.subtitle, color=style.MUTED, fontsize=style.TEXT_PT)
-    colours = {look.kind: look.colour for look in chart.kinds}
+    colours = {kind: colour for kind, _, colour in chart.kinds}
     left = [0] * len(data.rows)
     for series in data.series:
         hatch = (style.HARD_HATCH if series.hard else "") + (
@@ -100,8 +100,8 @@ def _stats(figure: Figure, axes: Axes, chart: StatsChart) -> None:
     axes.set_xlim(0, widest * 1.18)
     axes.set_xticks([])
     _frame(axes, keep="left")
-    handles = [Patch(facecolor=look.colour, edgecolor=style.INK) for look in chart.kinds]
-    names = [look.name for look in chart.kinds]
+    handles = [Patch(facecolor=colour, edgecolor=style.INK) for _, _, colour in chart.kinds]
+    names = [name for _, name, _ in chart.kinds]
     hard, hinted, today = chart.labels.legend
     marks: tuple[tuple[bool, str, dict[str, Any]], ...] = (
         (any(s.hard for s in data.series), hard, {"hatch": style.HARD_HATCH}),

@@ -32,18 +32,9 @@ class StatsChart:
     rows: tuple[str, ...]
     """The guess counts as written beside the bars, then each bar's total."""
     totals: tuple[str, ...]
-    kinds: tuple[KindLook, ...]
-    """Each kind shown, in the registry's order: its name in the reader's language and its
-    colour."""
-
-
-@dataclass(frozen=True)
-class KindLook:
-    """A kind of game as a chart shows it (its mode declares the name and the colour)."""
-
-    kind: str
-    name: str
-    colour: str
+    kinds: tuple[tuple[str, str, str], ...]
+    """Each kind shown, in the registry's order: (kind, its name in the reader's language, its
+    colour), as its mode declares them."""
 
 
 @dataclass(frozen=True)

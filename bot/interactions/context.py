@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any, Generic, Protocol, TypeAlias
+from typing import Any, Generic, Protocol, TypeAlias, TypeVar
 
 import discord
 from discord import app_commands
@@ -84,14 +84,6 @@ async def _no_count(solver: SolverPool, game: Any) -> int | None:
 
 
 @dataclass(frozen=True)
-class RulesSection:
-    """A mode's part of `/mastermind rules`: a heading and its text, in the reader's language."""
-
-    title: Callable[[Messages], str]
-    text: Callable[[Messages], str]
-
-
-@dataclass(frozen=True)
 class LeaderboardSpec:
     """A mode's `/mastermind leaderboard games:<choice>`: the choice's name (as the slash
     catalogue words it; its value is the mode's kind) and the embed it shows."""
@@ -108,6 +100,32 @@ class TimerPass(Protocol):
         """`served_only`: only the games of the servers this process serves (at ready);
         `while_held`: asked before each move (the jobs lease of the cluster's pass)."""
         ...
+
+
+GameIn = TypeVar("GameIn", bound=Game, contravariant=True)
+
+
+class ModeBoard(Protocol[GameIn]):
+    """What a mode's board module declares for the rest of the bot (`ModeSpec.of` reads it):
+    how its games are drawn and ended, its refusals in words, its look in the charts and its
+    section of the rules."""
+
+    def draw(
+        self, game: GameIn, remaining: int | None, note: str | None, t: Messages, /
+    ) -> Drawn: ...
+
+    def confirm(self, t: Messages, /) -> str: ...
+
+    def ended(self, game: GameIn, by: int, t: Messages, /) -> str: ...
+
+    @property
+    def ERRORS(self) -> ErrorWords: ...  # the board module's constant
+
+    @property
+    def CHART(self) -> ChartLook: ...
+
+    @property
+    def RULES(self) -> Callable[[Messages], str]: ...
 
 
 @dataclass(frozen=True)
@@ -130,8 +148,8 @@ class ModeSpec(Generic[G]):
     """The public line once a player gave the game up."""
     chart: ChartLook
     """Its games' name and colour in the charts (their order is the registry's)."""
-    rules: RulesSection
-    """Its section of `/mastermind rules`."""
+    rules: Callable[[Messages], str]
+    """Its section of `/mastermind rules`: its heading, a new line, its text."""
     count: Callable[[SolverPool, G], Awaitable[int | None]] = _no_count
     """What a board drawn from the store alone asks the solver (nothing, for most)."""
     guess: Callable[[Interaction, int, str], Awaitable[None]] | None = None
@@ -148,6 +166,37 @@ class ModeSpec(Generic[G]):
     timers: TimerPass | None = None
     """How its timers are set again from the store (at ready, and in the cluster's pass after
     a take-over); None: it has none (`bot.interactions.timers`)."""
+
+    @classmethod
+    def of(
+        cls,
+        codec: KindCodec[G],
+        cog: Callable[[Host], commands.Cog],
+        board: ModeBoard[G],
+        *,
+        count: Callable[[SolverPool, G], Awaitable[int | None]] = _no_count,
+        guess: Callable[[Interaction, int, str], Awaitable[None]] | None = None,
+        record: Record | None = None,
+        leaderboard: LeaderboardSpec | None = None,
+        timers: TimerPass | None = None,
+    ) -> ModeSpec[G]:
+        """A mode from its record, its inputs and its board module (what `ModeBoard` says),
+        and what its inputs add."""
+        return cls(
+            codec,
+            cog,
+            board.draw,
+            board.confirm,
+            board.ended,
+            chart=board.CHART,
+            rules=board.RULES,
+            count=count,
+            guess=guess,
+            record=record,
+            leaderboard=leaderboard,
+            errors=board.ERRORS,
+            timers=timers,
+        )
 
     @property
     def kind(self) -> str:

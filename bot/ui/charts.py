@@ -11,7 +11,7 @@ from dataclasses import dataclass
 import discord
 
 from bot.charts.data import Distribution, Histogram, Narrowing
-from bot.charts.spec import Chart, HistogramChart, KindLook, Labels, ReviewChart, StatsChart
+from bot.charts.spec import Chart, HistogramChart, Labels, ReviewChart, StatsChart
 from bot.ui.i18n import Messages
 
 MAX_ALT_TEXT = 1024
@@ -52,10 +52,10 @@ def no_wins(t: Messages) -> str:
 
 def stats(data: Distribution, looks: Mapping[str, ChartLook], t: Messages) -> Picture:
     """A player's wins by guesses, as a chart and as a sentence; `looks`: each kind's."""
-    kinds = tuple(KindLook(kind, looks[kind].name(t), looks[kind].colour) for kind in data.kinds)
+    kinds = tuple((kind, looks[kind].name(t), looks[kind].colour) for kind in data.kinds)
     by_kind = t.join(
-        t.gettext("{kind} {count}", kind=look.name, count=t.number(data.of_kind(look.kind)))
-        for look in kinds
+        t.gettext("{kind} {count}", kind=name, count=t.number(data.of_kind(kind)))
+        for kind, name, _ in kinds
     )
     wins = t.ngettext("{count} win", "{count} wins", data.wins)
     labels = Labels(

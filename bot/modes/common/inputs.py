@@ -224,7 +224,7 @@ class CommonInputs(
     )
     async def rules_command(self, interaction: Interaction) -> None:
         t = i18n.person(interaction)
-        sections = [(m.rules.title(t), m.rules.text(t)) for m in self.bot.modes()]
+        sections = [m.rules(t).partition("\n")[::2] for m in self.bot.modes()]
         rules = board.rules(sections, t=t)
         await interaction.response.send_message(embed=rules, ephemeral=True)
 

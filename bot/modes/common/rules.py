@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from functools import cached_property
-from typing import Self, TypedDict, TypeVar
+from typing import ClassVar, Self, TypedDict, TypeVar
 
 from bot.engine.codes import Code
 from bot.engine.errors import BreaksAClue, NotYourGame, OwnerReason, WrongGameKind
@@ -129,6 +129,17 @@ class OneBoardGame(SecretGame):
         """The clues a player's guess must fit and their review covers: every guess on the
         board."""
         return self.clues
+
+    shown_first: ClassVar[str] = "hard"
+    """The field its repr shows first (its mode's own)."""
+
+    def _shown(self) -> tuple[tuple[str, object], ...]:
+        return (
+            (self.shown_first, getattr(self, self.shown_first)),
+            ("hard", self.hard),
+            ("status", self.status.value),
+            ("guesses", len(self.moves)),
+        )
 
 
 B = TypeVar("B", bound=OneBoardGame)

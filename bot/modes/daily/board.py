@@ -14,6 +14,7 @@ from typing import Any
 
 import discord
 
+from bot.charts.style import OKABE_ITO
 from bot.engine.errors import AlreadyPlayed
 from bot.engine.game import Status
 from bot.modes.common.board import badge, guesses_left, marks
@@ -22,6 +23,7 @@ from bot.modes.review import board as review
 from bot.store import PlayerStats, Result
 from bot.ui import components, embeds, text, words
 from bot.ui.boards import Drawn, Field
+from bot.ui.charts import ChartLook
 from bot.ui.embeds import ACTIVE
 from bot.ui.errors import ErrorWords
 from bot.ui.i18n import Messages, later
@@ -74,8 +76,20 @@ def draw(game: DailyGame, remaining: int | None, note: str | None, t: Messages) 
     return board(game, None, note=note, t=t)
 
 
+CHART = ChartLook(later.pgettext("chart", "daily"), OKABE_ITO["bluish green"])
+"""The daily mode's games in a chart: their name and their colour."""
+
+
 def confirm(t: Messages) -> str:
     return t.gettext("End your daily game? It counts as not solved.")
+
+
+RULES = later.gettext(
+    "Every day\n"
+    "`/mastermind daily`: one code a day for everybody, played privately, with a spoiler-"
+    "free result to share and a streak to keep."
+)
+"""The daily mode's section of `/mastermind rules`: its heading, a new line, its text."""
 
 
 def ended(game: DailyGame, by: int, t: Messages) -> str:
@@ -280,15 +294,3 @@ ERRORS: ErrorWords = {
     ),
 }
 """The daily mode's refusals in words (the store raises `AlreadyPlayed`)."""
-
-
-CHART_NAME = later.pgettext("chart", "daily")
-"""The daily mode's games as a chart's legend names them."""
-RULES = (
-    later.gettext("Every day"),
-    later.gettext(
-        "`/mastermind daily`: one code a day for everybody, played privately, with a "
-        "spoiler-free result to share and a streak to keep."
-    ),
-)
-"""The daily mode's section of `/mastermind rules`: its heading and its text."""

@@ -16,13 +16,12 @@ import re
 import discord
 from discord import app_commands
 
-from bot.charts.style import OKABE_ITO
 from bot.engine.codes import Code
 from bot.engine.errors import NotHere
 from bot.engine.game import EndOutcome
 from bot.interactions import private, replies
 from bot.interactions.cogs import ModeInputs
-from bot.interactions.context import Host, Interaction, LeaderboardSpec, ModeSpec, RulesSection
+from bot.interactions.context import Host, Interaction, LeaderboardSpec, ModeSpec
 from bot.interactions.items import on_click
 from bot.interactions.options import shared_options
 from bot.interactions.private import Picked
@@ -33,7 +32,6 @@ from bot.modes.daily.record import DailyRecord
 from bot.modes.daily.rules import KIND, DailyGame
 from bot.ui import i18n
 from bot.ui.boards import Drawn, Field
-from bot.ui.charts import ChartLook
 from bot.ui.i18n import Messages, slash
 
 
@@ -176,16 +174,9 @@ async def leaderboard(bot: Host, guild_id: int, t: Messages) -> discord.Embed:
     return drawn.daily_leaderboard(today.puzzle, results, t=t)
 
 
-MODE = ModeSpec(
-    DailyRecord(),
-    DailyInputs,
-    drawn.draw,
-    drawn.confirm,
-    drawn.ended,
-    chart=ChartLook(drawn.CHART_NAME, OKABE_ITO["bluish green"]),
-    rules=RulesSection(*drawn.RULES),
-    record=record,
-    leaderboard=LeaderboardSpec(slash.pgettext("leaderboard", "daily (today)"), leaderboard),
-    errors=drawn.ERRORS,
-)
+LEADERBOARD = LeaderboardSpec(slash.pgettext("leaderboard", "daily (today)"), leaderboard)
+"""`/mastermind leaderboard games:`, its choice and its board."""
+
+
+MODE = ModeSpec.of(DailyRecord(), DailyInputs, drawn, record=record, leaderboard=LEADERBOARD)
 """The daily mode, as the registry lists it."""

@@ -96,18 +96,11 @@ class DailyGame(OneBoardGame):
     privately, once per player and day."""
 
     kind: ClassVar[str] = KIND
+    shown_first: ClassVar[str] = "puzzle"
     owner_ends_only: ClassVar[bool] = True  # a moderator ending it would cost them the day
 
     puzzle: int
     reach: Reach = Reach.PRIVATE
-
-    def _shown(self) -> tuple[tuple[str, object], ...]:
-        return (
-            ("puzzle", self.puzzle),
-            ("hard", self.hard),
-            ("status", self.status.value),
-            ("guesses", len(self.moves)),
-        )
 
 
 def new_daily_game(

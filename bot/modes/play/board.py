@@ -7,6 +7,7 @@ import re
 
 import discord
 
+from bot.charts.style import OKABE_ITO
 from bot.engine.codes import Code, CodeSpace
 from bot.engine.game import MoveKind, Status
 from bot.modes.common import board as common_board
@@ -17,6 +18,7 @@ from bot.modes.review.board import finished_view
 from bot.store import PlayerStats
 from bot.ui import components, embeds, text, words
 from bot.ui.boards import Drawn, Field
+from bot.ui.charts import ChartLook
 from bot.ui.errors import ErrorWords
 from bot.ui.i18n import Messages, later
 from bot.ui.ids import ID, NUMBER, Route
@@ -115,9 +117,22 @@ def draw(game: PlayGame, remaining: int | None, note: str | None, t: Messages) -
     )
 
 
+CHART = ChartLook(later.pgettext("chart", "play"), OKABE_ITO["blue"])
+"""The play mode's games in a chart: their name and their colour."""
+
+
 def confirm(t: Messages) -> str:
     """The private question before a play game ends."""
     return t.gettext("End this game and reveal the secret?")
+
+
+RULES = later.gettext(
+    "You crack the bot's code\n"
+    "`/mastermind play` starts a game in this channel (options: pegs, colours, guesses, "
+    "duplicates, solo). Guess with `/mastermind guess code:RGBY`, or press **Guess** on the"
+    " board. Codes may be written `1122`, `RRGG`, `red red green green` or with emoji."
+)
+"""The play mode's section of `/mastermind rules`: its heading, a new line, its text."""
 
 
 def ended(game: PlayGame, by: int, t: Messages) -> str:
@@ -186,17 +201,3 @@ ERRORS: ErrorWords = {
     ),
 }
 """The play mode's refusals in words."""
-
-
-CHART_NAME = later.pgettext("chart", "play")
-"""The play mode's games as a chart's legend names them."""
-RULES = (
-    later.gettext("You crack the bot's code"),
-    later.gettext(
-        "`/mastermind play` starts a game in this channel (options: pegs, colours, "
-        "guesses, duplicates, solo). Guess with `/mastermind guess code:RGBY`, or press "
-        "**Guess** on the board. Codes may be written `1122`, `RRGG`, "
-        "`red red green green` or with emoji."
-    ),
-)
-"""The play mode's section of `/mastermind rules`: its heading and its text."""

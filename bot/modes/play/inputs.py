@@ -11,13 +11,12 @@ from __future__ import annotations
 import discord
 from discord import app_commands
 
-from bot.charts.style import OKABE_ITO
 from bot.engine.codes import Code
 from bot.engine.errors import BadChoice
 from bot.engine.game import Status, Variant
 from bot.interactions import boards, private, replies
 from bot.interactions.cogs import ModeInputs
-from bot.interactions.context import Host, Interaction, LeaderboardSpec, ModeSpec, RulesSection
+from bot.interactions.context import Host, Interaction, LeaderboardSpec, ModeSpec
 from bot.interactions.items import on_choice, on_click
 from bot.interactions.options import Colours, Guesses, Pegs, shared_options, variant
 from bot.interactions.replies import actor, guarded
@@ -27,7 +26,6 @@ from bot.modes.play.record import PlayRecord
 from bot.modes.play.rules import KIND, hint
 from bot.ui import components, i18n, ids, text
 from bot.ui.boards import Field
-from bot.ui.charts import ChartLook
 from bot.ui.errors import Unpicked
 from bot.ui.i18n import Messages, slash
 
@@ -169,6 +167,10 @@ async def leaderboard(bot: Host, guild_id: int, t: Messages) -> discord.Embed:
     return board.leaderboard(await bot.store.leaderboard(guild_id, kind=KIND), t=t)
 
 
+LEADERBOARD = LeaderboardSpec(slash.pgettext("leaderboard", "play"), leaderboard)
+"""`/mastermind leaderboard games:`, its choice and its board."""
+
+
 # --- the inputs discord.py routes here by custom_id --------------------------------------------
 
 
@@ -216,6 +218,7 @@ class PlayInputs(ModeInputs):
         await start(interaction, variant(pegs, colours, duplicates, guesses), solo, hard)
 
 
+<<<<<<< HEAD
 MODE = ModeSpec(
     PlayRecord(),
     PlayInputs,
@@ -229,5 +232,9 @@ MODE = ModeSpec(
     record=record,
     leaderboard=LeaderboardSpec(slash.pgettext("leaderboard", "play"), leaderboard),
     errors=board.ERRORS,
+=======
+MODE = ModeSpec.of(
+    PlayRecord(), PlayInputs, board, guess=guess_typed, record=record, leaderboard=LEADERBOARD
+>>>>>>> 220e12a (A mode's board declares what the shared machinery reads (ModeSpec.of(record, inputs, board): draw, confirm, ended, ERRORS, CHART, RULES, typed by the ModeBoard protocol), so each MODE is one short line and the chart's name and the rules section are declared once as catalogue messages (bot/ui/i18n/later.py); the chart's kinds are plain (kind, name, colour) triples; OneBoardGame shows its mode's own field first)
 )
 """The play mode, as the registry lists it."""

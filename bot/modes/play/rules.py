@@ -36,16 +36,9 @@ class PlayGame(OneBoardGame):
     """The bot holds the secret; players in the channel (or only the starter, solo) guess it."""
 
     kind: ClassVar[str] = KIND
+    shown_first: ClassVar[str] = "solo"
 
     solo: bool = False
-
-    def _shown(self) -> tuple[tuple[str, object], ...]:
-        return (
-            ("solo", self.solo),
-            ("hard", self.hard),
-            ("status", self.status.value),
-            ("guesses", len(self.moves)),
-        )
 
 
 def as_play(game: core.Game) -> PlayGame:

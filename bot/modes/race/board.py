@@ -14,6 +14,7 @@ from typing import Any
 
 import discord
 
+from bot.charts.style import OKABE_ITO
 from bot.engine.game import Status
 from bot.modes.common import board as common_board
 from bot.modes.common.board import average, counts, marks
@@ -37,6 +38,7 @@ from bot.modes.review.board import finished_view
 from bot.store import PlayerStats
 from bot.ui import components, embeds, text, words
 from bot.ui.boards import Drawn, Field
+from bot.ui.charts import ChartLook
 from bot.ui.errors import ErrorWords
 from bot.ui.i18n import Messages, later
 from bot.ui.ids import ID, Route
@@ -243,9 +245,21 @@ def _button(
     return discord.ui.Button(label=label, emoji=emoji, style=style, custom_id=custom_id)
 
 
+CHART = ChartLook(later.pgettext("chart", "race"), OKABE_ITO["reddish purple"])
+"""The race mode's games in a chart: their name and their colour."""
+
+
 def confirm(t: Messages) -> str:
     """The private question before a race ends."""
     return t.gettext("End this race for everyone and reveal the secret?")
+
+
+RULES = later.gettext(
+    "Together\n"
+    "`/mastermind race`: everyone who joins cracks the same code on their own board; first "
+    "to crack it wins."
+)
+"""The race mode's section of `/mastermind rules`: its heading, a new line, its text."""
 
 
 def ended(game: RaceGame, by: int, t: Messages) -> str:
@@ -427,15 +441,3 @@ ERRORS: ErrorWords = {
     ),
 }
 """The race mode's refusals in words."""
-
-
-CHART_NAME = later.pgettext("chart", "race")
-"""The race mode's games as a chart's legend names them."""
-RULES = (
-    later.gettext("Together"),
-    later.gettext(
-        "`/mastermind race`: everyone who joins cracks the same code on their own "
-        "board; first to crack it wins."
-    ),
-)
-"""The race mode's section of `/mastermind rules`: its heading and its text."""

@@ -22,12 +22,11 @@ import re
 import discord
 from discord import app_commands
 
-from bot.charts.style import OKABE_ITO
 from bot.engine.codes import Code
 from bot.engine.game import GuessOutcome, MoveKind, Reach, Variant
 from bot.interactions import boards, private, replies
 from bot.interactions.cogs import ModeInputs
-from bot.interactions.context import Host, Interaction, LeaderboardSpec, ModeSpec, RulesSection
+from bot.interactions.context import Host, Interaction, LeaderboardSpec, ModeSpec
 from bot.interactions.items import on_click
 from bot.interactions.options import Colours, Guesses, Pegs, shared_options, variant
 from bot.interactions.private import Picked
@@ -41,7 +40,6 @@ from bot.modes.race.rules import KIND, RaceGame, RaceNotStarted, clock_move
 from bot.store import Applied, Board, Held, always
 from bot.ui import i18n
 from bot.ui.boards import Drawn, Field
-from bot.ui.charts import ChartLook
 from bot.ui.i18n import Messages, slash
 
 log = logging.getLogger(__name__)
@@ -290,6 +288,10 @@ async def leaderboard(bot: Host, guild_id: int, t: Messages) -> discord.Embed:
     return drawn.leaderboard(await bot.store.leaderboard(guild_id, kind=KIND), t=t)
 
 
+LEADERBOARD = LeaderboardSpec(slash.pgettext("leaderboard", "race"), leaderboard)
+"""`/mastermind leaderboard games:`, its choice and its board."""
+
+
 # --- the inputs discord.py routes here by custom_id --------------------------------------------
 
 
@@ -342,18 +344,13 @@ class RaceInputs(ModeInputs):
         await start(interaction, rules, hard, join_seconds, minutes)
 
 
-MODE = ModeSpec(
+MODE = ModeSpec.of(
     RaceRecord(),
     RaceInputs,
-    drawn.draw,
-    drawn.confirm,
-    drawn.ended,
-    chart=ChartLook(drawn.CHART_NAME, OKABE_ITO["reddish purple"]),
-    rules=RulesSection(*drawn.RULES),
+    drawn,
     guess=guess_command,
     record=record,
-    leaderboard=LeaderboardSpec(slash.pgettext("leaderboard", "race"), leaderboard),
-    errors=drawn.ERRORS,
+    leaderboard=LEADERBOARD,
     timers=clock_pass,
 )
 """The race mode, as the registry lists it."""

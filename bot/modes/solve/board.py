@@ -7,6 +7,7 @@ from typing import Any
 
 import discord
 
+from bot.charts.style import OKABE_ITO
 from bot.engine.answers import possible_answers
 from bot.engine.game import Game, MoveKind, Status
 from bot.modes.common.board import counts
@@ -19,6 +20,7 @@ from bot.modes.solve.rules import (
 from bot.store import PlayerStats
 from bot.ui import components, text, words
 from bot.ui.boards import Drawn, Field
+from bot.ui.charts import ChartLook
 from bot.ui.components import BUTTONS_PER_ROW, MAX_ROWS
 from bot.ui.embeds import (
     STATUS_COLOUR,
@@ -171,9 +173,22 @@ def draw(game: SolveGame, remaining: int | None, note: str | None, t: Messages) 
     return Drawn(content, solve_board(game, remaining, note, t=t), solve_view(game, t=t))
 
 
+CHART = ChartLook(later.pgettext("chart", "solve"), OKABE_ITO["orange"])
+"""The solve mode's games in a chart: their name and their colour."""
+
+
 def confirm(t: Messages) -> str:
     """The private question before a solve game ends."""
     return t.gettext("End this game and stop my guessing?")
+
+
+RULES = later.gettext(
+    "The bot cracks yours\n"
+    "`/mastermind solve` and think of a code. Press the button with the pegs each guess "
+    "earns. Made a mistake? **Undo last answer**. With the default Knuth strategy, 4 pegs "
+    "and 6 colours never take more than 5 guesses."
+)
+"""The solve mode's section of `/mastermind rules`: its heading, a new line, its text."""
 
 
 def ended(game: Game, by: int, t: Messages) -> str:
@@ -242,16 +257,3 @@ ERRORS: ErrorWords = {
     ),
 }
 """The solve mode's refusals in words."""
-
-
-CHART_NAME = later.pgettext("chart", "solve")
-"""The solve mode's games as a chart's legend names them."""
-RULES = (
-    later.gettext("The bot cracks yours"),
-    later.gettext(
-        "`/mastermind solve` and think of a code. Press the button with the pegs each "
-        "guess earns. Made a mistake? **Undo last answer**. With the default Knuth "
-        "strategy, 4 pegs and 6 colours never take more than 5 guesses."
-    ),
-)
-"""The solve mode's section of `/mastermind rules`: its heading and its text."""

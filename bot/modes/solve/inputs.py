@@ -6,13 +6,12 @@ from __future__ import annotations
 
 from discord import app_commands
 
-from bot.charts.style import OKABE_ITO
 from bot.engine.errors import BadChoice
 from bot.engine.game import Variant, require
 from bot.engine.strategies import DEFAULT_STRATEGY
 from bot.interactions import boards, replies
 from bot.interactions.cogs import ModeInputs
-from bot.interactions.context import Host, Interaction, ModeSpec, RulesSection
+from bot.interactions.context import Host, Interaction, ModeSpec
 from bot.interactions.items import Input, on_click
 from bot.interactions.options import STRATEGY_CHOICES, Colours, Pegs, shared_options, variant
 from bot.interactions.replies import actor, guarded
@@ -23,7 +22,6 @@ from bot.modes.solve.record import SolveRecord
 from bot.modes.solve.rules import KIND, SolveGame
 from bot.ui import i18n
 from bot.ui.boards import Field
-from bot.ui.charts import ChartLook
 from bot.ui.i18n import Messages, slash
 
 
@@ -188,16 +186,5 @@ class SolveInputs(ModeInputs):
         await start(interaction, variant(pegs, colours, duplicates), strategy)
 
 
-MODE = ModeSpec(
-    SolveRecord(),
-    SolveInputs,
-    board.draw,
-    board.confirm,
-    board.ended,
-    chart=ChartLook(board.CHART_NAME, OKABE_ITO["orange"]),
-    rules=RulesSection(*board.RULES),
-    count=solve.remaining,
-    record=record,
-    errors=board.ERRORS,
-)
+MODE = ModeSpec.of(SolveRecord(), SolveInputs, board, count=solve.remaining, record=record)
 """The solve mode, as the registry lists it."""
