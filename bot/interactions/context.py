@@ -84,6 +84,19 @@ async def _no_count(solver: SolverPool, game: Any) -> int | None:
 
 
 @dataclass(frozen=True)
+class RulesSection:
+    """A mode's part of `/mastermind rules` from a heading and a text, each said in the
+    reader's language: said together, the heading, a new line, the text (what `ModeSpec.rules`
+    is; a board may declare that one message instead, `bot.ui.i18n.later`)."""
+
+    title: Callable[[Messages], str]
+    text: Callable[[Messages], str]
+
+    def __call__(self, t: Messages) -> str:
+        return f"{self.title(t)}\n{self.text(t)}"
+
+
+@dataclass(frozen=True)
 class LeaderboardSpec:
     """A mode's `/mastermind leaderboard games:<choice>`: the choice's name (as the slash
     catalogue words it; its value is the mode's kind) and the embed it shows."""
