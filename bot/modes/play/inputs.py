@@ -218,23 +218,13 @@ class PlayInputs(ModeInputs):
         await start(interaction, variant(pegs, colours, duplicates, guesses), solo, hard)
 
 
-<<<<<<< HEAD
-MODE = ModeSpec(
+MODE = ModeSpec.of(
     PlayRecord(),
     PlayInputs,
-    board.draw,
-    board.confirm,
-    board.ended,
-    chart=ChartLook(board.CHART_NAME, OKABE_ITO["blue"]),
-    rules=RulesSection(*board.RULES),
+    board,
     guess=guess_typed,
     hint=hint,
     record=record,
-    leaderboard=LeaderboardSpec(slash.pgettext("leaderboard", "play"), leaderboard),
-    errors=board.ERRORS,
-=======
-MODE = ModeSpec.of(
-    PlayRecord(), PlayInputs, board, guess=guess_typed, record=record, leaderboard=LEADERBOARD
->>>>>>> 220e12a (A mode's board declares what the shared machinery reads (ModeSpec.of(record, inputs, board): draw, confirm, ended, ERRORS, CHART, RULES, typed by the ModeBoard protocol), so each MODE is one short line and the chart's name and the rules section are declared once as catalogue messages (bot/ui/i18n/later.py); the chart's kinds are plain (kind, name, colour) triples; OneBoardGame shows its mode's own field first)
+    leaderboard=LEADERBOARD,
 )
 """The play mode, as the registry lists it."""
