@@ -1,4 +1,5 @@
-"""The house rules of `shared/DESIGN.md`: nothing imports a higher floor, and no module circle.
+"""The house rules (docs/architecture.md): nothing imports a higher floor, no module circle, and
+no mode imports another mode.
 
 Imports are read from the source (every `import` and `from ... import`, at any depth, under
 `if TYPE_CHECKING:` too), so a late import inside a function counts as well. Inside each mode's
@@ -121,6 +122,26 @@ def test_inside_the_modes_no_module_imports_a_higher_floor(module: str) -> None:
     assert own is not None
     upward = sorted(o for o in GRAPH[module] if (mode_floor_of(o) or 0) > own)
     assert not upward, f"{module} imports higher floors of the modes: {upward}"
+
+
+SHARED = {"common", "hints", "review"}
+"""The packages several modes share; every other package under bot/modes is one mode."""
+
+
+def mode_of(module: str) -> str | None:
+    """The package under bot/modes a module belongs to (None: the registry, or outside)."""
+    parts = module.split(".")
+    return parts[2] if parts[:2] == ["bot", "modes"] and len(parts) >= 4 else None
+
+
+@pytest.mark.parametrize("module", sorted(m for m in GRAPH if mode_of(m) is not None))
+def test_no_mode_imports_another_mode(module: str) -> None:
+    """A mode imports itself and the shared packages only; a shared package imports no mode,
+    so a mode's folder can come and go alone."""
+    own = mode_of(module)
+    allowed = SHARED if own in SHARED else {*SHARED, own}
+    others = sorted(o for o in GRAPH[module] if mode_of(o) not in (None, *allowed))
+    assert not others, f"{module} imports another mode: {others}"
 
 
 def test_every_module_of_a_mode_is_on_a_floor() -> None:
