@@ -17,7 +17,7 @@ from bot.engine.game import Game, Reach
 from bot.interactions import state
 from bot.interactions.context import Host, Interaction
 from bot.interactions.keeper import BoardKeeper
-from bot.store import Applied, Board
+from bot.store import Applied, Board, UnreadableGame
 from bot.ui import i18n, ids
 from bot.ui.boards import Drawn
 
@@ -162,6 +162,8 @@ async def redraw_clicked(interaction: Interaction, game: Game | None = None) -> 
             )
             bot.boards.marks.drew(game_id, message.id, latest.version)
         return True
+    except UnreadableGame:
+        return False  # nothing to draw; the store logged it once, the reply says why
     except Exception:
         log.warning("could not redraw the clicked board of interaction %s", interaction.id)
         return interaction.response.is_done()

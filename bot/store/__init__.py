@@ -20,6 +20,7 @@ from bot.store.errors import (
     StoreError,
     StoreInUse,
     StoreUnavailable,
+    UnreadableGame,
 )
 from bot.store.factory import open_store
 from bot.store.interface import ActionTarget, Store
@@ -68,6 +69,7 @@ __all__ = [
     "StoreError",
     "StoreInUse",
     "StoreUnavailable",
+    "UnreadableGame",
     "Win",
     "always",
     "is_postgres_url",

@@ -63,6 +63,23 @@ class AlreadyApplied(StoreError, RuntimeError):
         self.game_id, self.move_no = game_id, move_no
 
 
+class UnreadableGame(StoreError, RuntimeError):
+    """A stored game this version cannot read: written by a newer version (a rolling upgrade of
+    a cluster) or damaged. data: `game_id`, `starter_id`, `channel_id`, `why`. Its starter or
+    a moderator may end it (`Store.end_unreadable`), which frees its channel."""
+
+    code = "store.unreadable_game"
+
+    def __init__(self, game_id: int, starter_id: int, channel_id: int, why: str) -> None:
+        super().__init__(game_id=game_id, starter_id=starter_id, channel_id=channel_id, why=why)
+        self.game_id, self.starter_id, self.channel_id, self.why = (
+            game_id,
+            starter_id,
+            channel_id,
+            why,
+        )
+
+
 class Conflict(StoreError):
     """A write met a unique index of the schema (data: `index`, named as in both schemas)."""
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 from collections import defaultdict
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from functools import cache
@@ -20,9 +21,9 @@ from typing import Any, TypeVar
 from bot.engine.errors import GameAlreadyActive, GameOver, NoActiveGame, StaleGame
 from bot.engine.game import Game, Status
 from bot.store import codec
-from bot.store.codec import game_from_record, game_to_record, move_to_record
+from bot.store.codec import RecordError, game_from_record, game_to_record, move_to_record
 from bot.store.dialect import Params, Row, Session
-from bot.store.errors import AlreadyApplied
+from bot.store.errors import AlreadyApplied, UnreadableGame
 from bot.store.schema import CHANNEL_GAMES
 from bot.store.values import Board
 
@@ -116,19 +117,22 @@ async def fetch(
     with_secret: bool = False,
     lock: str = "",
     inline_moves: str = "",
+    skipped: list[UnreadableGame] | None = None,
 ) -> list[Loaded]:
     """Games matching `clause` (WHERE ...), with their moves; `lock` (the dialect's
     `lock_game`) holds their rows for a move. Active games come without their secret unless
     `with_secret`, which only the paths that score or end a game pass. With `inline_moves` (the
     dialect's, see `Dialect.inline_moves`) the moves come in the same statement: one round trip
-    and one snapshot; else a second statement reads them."""
+    and one snapshot; else a second statement reads them. A game this version cannot read
+    raises UnreadableGame, or, given a `skipped` list, is left out and noted there (a list of
+    games must not be blocked by one)."""
     if inline_moves:
         rows = await session.fetch(
             f"SELECT {select_games(with_secret)}, {inline_moves} AS moves_json "
             f"FROM games WHERE {clause}{lock}",
             params,
         )
-        return [_with_inline_moves(row) for row in rows]
+        return _readable([_with_inline_moves(row) for row in rows], skipped)
     rows = await session.fetch(
         f"SELECT {select_games(with_secret)} FROM games WHERE {clause}{lock}", params
     )
@@ -142,18 +146,37 @@ async def fetch(
         ids,
     ):
         moves[move["game_id"]].append(move)
-    return [Loaded(game_from_record(dict(row), moves[row["id"]]), row) for row in rows]
+    return _readable([_loaded(row, dict(row), moves[row["id"]]) for row in rows], skipped)
 
 
 INLINE_MOVE_FIELDS = ("move_no", "kind", "player_id", "code", "black", "white")
 """What a game needs of each move, in the order an inline JSON array of a move lists them."""
 
 
-def _with_inline_moves(row: Row) -> Loaded:
+def _with_inline_moves(row: Row) -> Loaded | UnreadableGame:
     record = dict(row)
     listed = sorted(json.loads(record.pop("moves_json") or "[]"))  # by move_no, whatever order
     moves = [dict(zip(INLINE_MOVE_FIELDS, move, strict=True)) for move in listed]
-    return Loaded(game_from_record(record, moves), row)
+    return _loaded(row, record, moves)
+
+
+def _loaded(row: Row, record: dict[str, Any], moves: Sequence[Any]) -> Loaded | UnreadableGame:
+    """The game of a row, or why this version cannot read it."""
+    try:
+        return Loaded(game_from_record(record, moves), row)
+    except RecordError as error:
+        return UnreadableGame(row["id"], row["starter_id"], row["channel_id"], str(error))
+
+
+def _readable(
+    found: list[Loaded | UnreadableGame], skipped: list[UnreadableGame] | None
+) -> list[Loaded]:
+    unreadable = [each for each in found if isinstance(each, UnreadableGame)]
+    if unreadable and skipped is None:
+        raise unreadable[0]
+    if skipped is not None:
+        skipped += unreadable
+    return [each for each in found if isinstance(each, Loaded)]
 
 
 async def load_for_move(

@@ -105,6 +105,12 @@ class Store(Protocol):
         clock starts and ends, also after a restart."""
         ...
 
+    async def end_unreadable(self, game_id: int, player_id: int) -> bool:
+        """End a game this version cannot read (UnreadableGame) at its starter's or a
+        moderator's request: a give-up move by `player_id`, the game abandoned and its channel
+        free. The caller checks who may; True if it was running."""
+        ...
+
     async def expire_stale(self, older_than: timedelta, *, while_held: Held = always) -> list[Game]:
         """Abandon (as timed out) every active game with no move for `older_than`; a game that
         cannot be read is skipped and the others still end. Before each, `while_held()` must

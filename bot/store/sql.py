@@ -18,10 +18,10 @@ from typing import Any, Self, TypeVar, Unpack
 
 from bot import metrics
 from bot.engine.errors import AlreadyPlayed, GameOver, StaleGame
-from bot.engine.game import G, Game, expire
+from bot.engine.game import G, Game, MoveKind, Status, expire
 from bot.store import bulk, codec, game_rows, stats_queries, values
 from bot.store.dialect import Dialect, Session
-from bot.store.errors import Conflict, ImportRefused
+from bot.store.errors import Conflict, ImportRefused, UnreadableGame
 from bot.store.game_rows import CHANNEL_GAME, public, utc_now
 from bot.store.interface import ActionTarget
 from bot.store.schema import SHARED_UNIQUE_INDEXES as SHARED
@@ -45,6 +45,7 @@ class SqlStore:
         self._connected = False
         self._listeners: list[Callable[[values.Applied[Any]], None]] = []
         self._inline = dialect.inline_moves
+        self._unreadable_told: set[int] = set()  # games whose unreadable record was logged
 
     @classmethod
     async def open(
@@ -158,15 +159,56 @@ class SqlStore:
         return found[0].game if found else None
 
     async def running(self, kind: str) -> list[Game]:
+        skipped: list[UnreadableGame] = []  # one unreadable game must not stop every clock
         found = await self._read(
             lambda session: game_rows.fetch(
                 session,
                 "kind = :kind AND status = 'active' ORDER BY id",
                 {"kind": kind},
                 inline_moves=self._inline,
+                skipped=skipped,
             )
         )
+        for unreadable in skipped:
+            self._tell_once(unreadable)
         return [each.game for each in found]
+
+    async def end_unreadable(self, game_id: int, player_id: int) -> bool:
+        """End a game this version cannot read, as its starter or a moderator giving up would:
+        a give-up move appended to its log, its row abandoned (so a newer version reads it as
+        ended). True if it was running; its channel is free either way."""
+
+        async def work(session: Session, now: object) -> bool:
+            rows = await session.fetch(
+                f"SELECT version FROM games WHERE id = :id AND status = 'active'"
+                f"{self.dialect.lock_game}",
+                {"id": game_id},
+            )
+            if not rows:
+                return False
+            number = int(rows[0]["version"]) + 1
+            await session.execute(
+                "INSERT INTO moves (game_id, move_no, kind, player_id, created_at) "
+                "VALUES (:id, :number, :kind, :player, :now)",
+                {
+                    "id": game_id,
+                    "number": number,
+                    "kind": MoveKind.GIVE_UP.value,
+                    "player": player_id,
+                    "now": now,
+                },
+            )
+            await session.execute(
+                "UPDATE games SET status = :status, winner_id = NULL, version = :number, "
+                "finished_at = :now, last_move_at = :now WHERE id = :id",
+                {"status": Status.ABANDONED.value, "number": number, "now": now, "id": game_id},
+            )
+            return True
+
+        ended = await self._write(work)
+        if ended:
+            log.info("game %s, which this version cannot read, was ended by %s", game_id, player_id)
+        return ended
 
     async def expire_stale(self, older_than: timedelta, *, while_held: Held = always) -> list[Game]:
         """Each game ends in its own transaction: one that cannot be read is logged and
@@ -187,6 +229,8 @@ class SqlStore:
                 game, _ = await self.apply(expire, game_id=row["id"])
             except (GameOver, StaleGame):
                 continue  # someone moved or ended it meanwhile
+            except UnreadableGame:
+                continue  # logged once; its starter or a moderator ends it
             except Exception:
                 log.exception("game %s could not be expired; skipped", row["id"])
                 continue
@@ -374,5 +418,21 @@ class SqlStore:
         started = time.perf_counter()
         try:
             return await self.dialect.run(lambda session: work(session, now), write=write)
+        except UnreadableGame as unreadable:
+            self._tell_once(unreadable)
+            raise
         finally:
             metrics.SINK.transaction(write, time.perf_counter() - started)
+
+    def _tell_once(self, unreadable: UnreadableGame) -> None:
+        """Log a game this version cannot read once, with why: every use of it meets it."""
+        if unreadable.game_id in self._unreadable_told:
+            return
+        self._unreadable_told.add(unreadable.game_id)
+        log.warning(
+            "game %s in channel %s cannot be read by this version (%s); players are told, and "
+            "its starter or a moderator can end it with /mastermind giveup",
+            unreadable.game_id,
+            unreadable.channel_id,
+            unreadable.why,
+        )

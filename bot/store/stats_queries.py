@@ -155,7 +155,9 @@ async def history(
             "WHERE moves.game_id = games.id AND moves.player_id = :player))"
         )
     clause = " AND ".join(conditions) + " ORDER BY finished_at DESC, id DESC LIMIT :limit"
-    found = await game_rows.fetch(session, clause, params)
+    found = await game_rows.fetch(
+        session, clause, params, skipped=[]
+    )  # an unreadable one: left out
     return [
         HistoryEntry(
             each.game,

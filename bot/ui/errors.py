@@ -37,7 +37,7 @@ from bot.engine.errors import (
 )
 from bot.engine.search import TooLarge
 from bot.solver_pool import SolverUnavailable, Unavailable
-from bot.store import AlreadyApplied, StoreBusy
+from bot.store import AlreadyApplied, StoreBusy, UnreadableGame
 from bot.ui import clues, text, words
 from bot.ui.code_errors import code_problem
 from bot.ui.i18n import ENGLISH, Messages
@@ -268,6 +268,10 @@ WORDS: ErrorWords = {
         "Please try again in a moment."
     ),
     AlreadyApplied: lambda _, t: t.gettext("That was already counted: it is on the board once."),
+    UnreadableGame: lambda _, t: t.gettext(
+        "This channel's game was saved by a newer version of the bot, and this version cannot "
+        "read it. Its starter or a moderator can end it with /mastermind giveup."
+    ),
     # bot.ui: the inputs' own refusals
     ServerOnly: server_only,
     Unpicked: lambda error, t: t.ngettext(

@@ -44,7 +44,7 @@ from bot.modes.race.actions import RaceNeedsServer
 from bot.modes.review.actions import ReviewNeedsPlay, ReviewNotYet
 from bot.modes.solve import rules as solve_rules
 from bot.solver_pool import SolverUnavailable, Unavailable
-from bot.store import AlreadyApplied, StoreBusy
+from bot.store import AlreadyApplied, StoreBusy, UnreadableGame
 from bot.ui import errors, text, words
 from bot.ui.i18n import ENGLISH, LANGUAGES, Messages, messages
 from bot.ui.i18n.catalogue import LOCALES
@@ -271,6 +271,11 @@ def engine_errors() -> Iterator[tuple[BaseException, str]]:
         "moment.",
     )
     yield AlreadyApplied(1, 2), "That was already counted: it is on the board once."
+    yield (
+        UnreadableGame(1, 2, 3, "game record format 2 is newer than this bot understands"),
+        "This channel's game was saved by a newer version of the bot, and this version cannot "
+        "read it. Its starter or a moderator can end it with /mastermind giveup.",
+    )
     for reason, english in [
         (
             Unavailable.ONE_PER_PLAYER,
@@ -458,7 +463,15 @@ def test_every_error_of_the_rules_has_words_of_its_own() -> None:
 
 PLAYER_ERRORS = {
     cls.__name__
-    for cls in (*_subclasses(GameError), GameError, CodeError, TooLarge, StoreBusy, AlreadyApplied)
+    for cls in (
+        *_subclasses(GameError),
+        GameError,
+        CodeError,
+        TooLarge,
+        StoreBusy,
+        AlreadyApplied,
+        UnreadableGame,
+    )
 } | {cls.__name__ for cls in (SolverUnavailable, *SolverUnavailable.__subclasses__())}
 BELOW_THE_UI = sorted(
     [

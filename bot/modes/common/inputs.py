@@ -7,6 +7,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.engine.errors import NotHere
 from bot.engine.game import Game, MoveKind, Variant
 from bot.engine.search import check_size
 from bot.engine.strategies import DEFAULT_STRATEGY, get_strategy
@@ -26,7 +27,8 @@ from bot.interactions.replies import actor, guarded
 from bot.modes.common import actions as common
 from bot.modes.common import board
 from bot.modes.common.rules import NotAPlayGame
-from bot.ui import charts, i18n
+from bot.store import UnreadableGame
+from bot.ui import charts, i18n, text
 from bot.ui.errors import ServerOnly
 from bot.ui.i18n import slash
 
@@ -49,10 +51,14 @@ async def ask_give_up(interaction: Interaction, game_id: int | None) -> None:
     """`/mastermind giveup` and the Give up button: ask privately before ending anything."""
     bot = interaction.client
     who = actor(interaction)
-    if game_id is None:
-        game = await common.active(bot.store, who.channel_id)
-    else:
-        game = await common.running_here(bot.store, game_id, who)
+    try:
+        if game_id is None:
+            game = await common.active(bot.store, who.channel_id)
+        else:
+            game = await common.running_here(bot.store, game_id, who)
+    except UnreadableGame as unreadable:
+        await _end_unreadable(interaction, unreadable)
+        return
     if interaction.guild_id is None and who.user_id != game.starter_id:
         raise ServerOnly("end", game.starter_id)  # no moderators outside servers
     common.may_end(game, who)
@@ -63,6 +69,27 @@ async def ask_give_up(interaction: Interaction, game_id: int | None) -> None:
         await interaction.followup.send(question, view=view, ephemeral=True)
         return
     await interaction.response.send_message(question, view=view, ephemeral=True)
+
+
+async def _end_unreadable(interaction: Interaction, unreadable: UnreadableGame) -> None:
+    """A game this version cannot read (a newer version's, during a rolling upgrade) would
+    hold its channel for ever: its starter, or a moderator in a server, ends it at once (there
+    is nothing to show to confirm); anyone else is told who can."""
+    who = actor(interaction)
+    if unreadable.channel_id != who.channel_id:
+        raise NotHere()
+    moderator = who.moderator and interaction.guild_id is not None
+    if who.user_id != unreadable.starter_id and not moderator:
+        raise unreadable
+    await interaction.client.store.end_unreadable(unreadable.game_id, who.user_id)
+    t = i18n.channel(interaction)
+    await interaction.response.send_message(
+        t.gettext(
+            "{player} ended this channel's game, which this version of the bot cannot read. "
+            "A new game can start here.",
+            player=text.mention(who.user_id),
+        )
+    )
 
 
 @guarded
