@@ -2,8 +2,9 @@
 
 It owns the `Store` Protocol (`interface`) and its one SQL implementation (`sql`, with a game's
 rows in `game_rows`, the statistics in `stats_queries` and whole-database copies in `bulk`) over
-a small dialect (`dialect`): SQLite by default (`sqlite_dialect`, the one-process file lock in
-`filelock`) or PostgreSQL (`postgres_dialect`), both migrated by one runner (`migrations`)
+a small dialect (`dialect`): SQLite by default (`sqlite_dialect` through aiosqlite, its group
+commit and shared reads in `sqlite_batches`, the one-process lock on the file in `filelock`) or
+PostgreSQL (`postgres_dialect`), both migrated by one runner (`migrations`)
 through one ordered list of steps in both databases' words (`schema`, with each mode's own).
 Besides: the leases that let one of several processes run a job once (`leases`), the record
 codec that turns a game into rows and back (`codec`), and the values and errors every caller

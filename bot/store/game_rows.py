@@ -155,6 +155,7 @@ INLINE_MOVE_FIELDS = ("move_no", "kind", "player_id", "code", "black", "white")
 
 def _with_inline_moves(row: Row) -> Loaded | UnreadableGame:
     record = dict(row)
+    record.pop("repeated", None)
     listed = sorted(json.loads(record.pop("moves_json") or "[]"))  # by move_no, whatever order
     moves = [dict(zip(INLINE_MOVE_FIELDS, move, strict=True)) for move in listed]
     return _loaded(row, record, moves)
@@ -185,23 +186,42 @@ async def load_for_move(
     *,
     channel_id: int | None,
     game_id: int | None,
+    source: str | None = None,
     inline_moves: str = "",
 ) -> Loaded:
     """The game a move is for, with its secret and its row held: by `channel_id` the channel's
-    active game (else NoActiveGame), by `game_id` that game (GameOver once it has ended)."""
+    active game (else NoActiveGame), by `game_id` that game (GameOver once it has ended). An
+    input (`source`) that already made a move is refused first (AlreadyApplied). With
+    `inline_moves` all of it is one statement: the input's move, the game and its moves."""
     clause, params = (
         (CHANNEL_GAME, {"channel": channel_id})
         if channel_id is not None
         else ("id = :id", {"id": game_id})
     )
-    found = await fetch(
-        session, clause, params, with_secret=True, lock=lock, inline_moves=inline_moves
-    )
+    if inline_moves:
+        rows = await session.fetch(
+            f"SELECT probe.repeated, {select_games(True)}, {inline_moves} AS moves_json "
+            f"FROM ({_REPEATED_PROBE}) AS probe LEFT JOIN games ON {clause}{lock}",
+            {**params, "source": source},
+        )
+        if (earlier := rows[0]["repeated"]) is not None:  # the probe's one row, game or none
+            raise AlreadyApplied(*json.loads(earlier))
+        found = [_with_inline_moves(row) for row in rows if row["id"] is not None]
+    else:
+        if source is not None and (refused := await repeated(session, source)):
+            raise refused
+        found = await fetch(session, clause, params, with_secret=True, lock=lock)
     if not found:
         raise NoActiveGame()
     if channel_id is None and found[0].game.is_over:
         raise GameOver()
     return found[0]
+
+
+_REPEATED_PROBE = (
+    "SELECT (SELECT json_array(game_id, move_no) FROM moves WHERE source = :source) AS repeated"
+)
+"""One row: the move an input already made as `[game_id, move_no]`, or NULL."""
 
 
 async def insert_game(

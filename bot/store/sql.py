@@ -112,13 +112,12 @@ class SqlStore:
             raise TypeError("give exactly one of channel_id and game_id")
 
         async def work(session: Session, now: object) -> values.Applied[OutcomeT]:
-            if source is not None and (refused := await game_rows.repeated(session, source)):
-                raise refused
             loaded = await game_rows.load_for_move(
                 session,
                 self.dialect.lock_game,
                 channel_id=channel_id,
                 game_id=game_id,
+                source=source,
                 inline_moves=self.dialect.inline_moves,
             )
             if expected_version is not None and loaded.game.version != expected_version:

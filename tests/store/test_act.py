@@ -100,7 +100,7 @@ async def test_act_refuses_what_apply_refuses(store: Store, method: str) -> None
 async def test_a_guess_is_one_write_transaction(backend: Backend) -> None:
     """Load, check the input, apply, save and read the board: one transaction, five statements
     (the input's earlier move, the game row, its moves, the new move, the game row's copies);
-    four where the dialect reads a game's moves in its row's statement (SQLite)."""
+    three where the dialect reads the input's move, the game and its moves in one (SQLite)."""
     counted = Counted(backend.dialect())
     async with SqlStore(counted) as store:  # type: ignore[arg-type]
         game = await store.start(play(), board=(CHANNEL, 555))
@@ -110,4 +110,4 @@ async def test_a_guess_is_one_write_transaction(backend: Backend) -> None:
         assert applied.board == Board(CHANNEL, 555, -1)
         assert counted.transactions == [True]
         inline = bool(counted.inline_moves)
-        assert len(counted.statements) == (4 if inline else 5), counted.statements
+        assert len(counted.statements) == (3 if inline else 5), counted.statements
