@@ -3,6 +3,7 @@ database file (the same fixtures as tests/bot)."""
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator
 from pathlib import Path
 
@@ -11,6 +12,8 @@ import pytest
 from bot.app import MastermindBot
 from bot.config import Settings
 from tests.discord_fake import FakeDiscord
+
+SOLVER_READY = 120.0
 
 
 @pytest.fixture
@@ -24,4 +27,7 @@ async def bot(fake_discord: FakeDiscord, db_path: Path) -> AsyncIterator[Masterm
     async with fake_discord.run_in_process(
         lambda: MastermindBot(settings), timeout=30.0, commands=True
     ) as running:
+        # Every round asks the solver: wait until its worker has loaded the kernels (seconds,
+        # up to half a minute on a busy shared machine), so a test's waits measure the bot.
+        await asyncio.wait_for(running.solver.remaining(4, 6, True, []), SOLVER_READY)
         yield running

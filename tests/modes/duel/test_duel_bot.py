@@ -13,6 +13,7 @@ from typing import Any
 from bot.app import MastermindBot
 from bot.engine.codes import CodeSpace
 from bot.engine.job_types import NextGuess
+from bot.engine.scoring import score
 from tests.bot.helpers import query
 from tests.bot.test_security import private_refusal
 from tests.discord_fake import FakeDiscord, FakeMessage
@@ -20,9 +21,10 @@ from tests.discord_fake import FakeDiscord, FakeMessage
 SPACE = CodeSpace(4, 6)
 THEIRS = "6655"
 """The player's secret in every duel here: Knuth's guesses never start with it."""
-SOLVER_WAIT = 30.0
-"""A round waits for the solver, whose worker may still be loading its kernels on a busy
-machine (the answer itself was deferred within Discord's 3 s)."""
+SOLVER_WAIT = 90.0
+"""The longest a round may wait for the solver: in `python -m bot` started anew its worker may
+still be loading its kernels, up to half a minute and more on a busy shared machine (the answer
+itself was deferred within Discord's 3 s)."""
 
 
 def spellings(code: str, space: CodeSpace = SPACE) -> set[str]:
@@ -288,6 +290,39 @@ async def test_a_stale_picker_is_refused_in_the_player_language(
         await (await fake.select(picker, select, ["0"], user="alice")).response()
     refusal = await (await fake.click(picker, "Wyślij próbę", user="alice")).response()
     assert refusal.ephemeral and "Gra zmieniła się" in refusal.text, refusal.text
+    assert query(db_path, "SELECT count(*) FROM moves") == [(2,)]
+
+
+async def test_a_picked_secret_that_repeats_where_none_may_and_hard_mode(
+    fake_discord: FakeDiscord, bot: MastermindBot, db_path: Path
+) -> None:
+    fake = fake_discord
+    options = {"duplicates": False, "hard": True}
+    picker = await (
+        await fake.slash("general", "alice", "mastermind", "duel", options=options)
+    ).response()
+    for peg, colour in enumerate("1123"):
+        select = picker.selects[peg]["custom_id"]
+        await (await fake.select(picker, select, [str(int(colour) - 1)], user="alice")).response()
+    refused = await (await fake.click(picker, "Set secret", user="alice")).response()
+    assert refused.ephemeral and refused is not picker and "does not fit" in refused.text
+    assert query(db_path, "SELECT count(*) FROM games") == [(0,)]
+    _, board = await set_secret(fake, picker, "6543", "alice")  # the same picker, fixed
+    assert "Hard mode" in board.text
+    secret = bots_secret(db_path)
+    first = next(c for c in ("1234", "2345", "3456") if c != secret)
+    await guess(fake, first)
+    ((black, white),) = query(
+        db_path, "SELECT black, white FROM moves WHERE player_id IS NOT NULL AND kind = 'guess'"
+    )
+    space = CodeSpace(4, 6, duplicates=False)
+    bare = next(  # a code that cannot be the secret, given the first answer
+        code
+        for code in map(space.code_at, range(space.size))
+        if score(SPACE.parse(first), code) != (black, white)
+    )
+    cheat = await guess(fake, space.digits(bare))
+    assert cheat.ephemeral and "Hard mode" in cheat.text
     assert query(db_path, "SELECT count(*) FROM moves") == [(2,)]
 
 
