@@ -4,8 +4,9 @@ prometheus-client serves `/metrics` from its own thread, so a scrape never waits
 loop. The store and the solver report through `bot.metrics` (its calls are no-ops without this
 module); the Discord side is read here, from outside the input code: each interaction's arrival
 from the gateway event (Bot.dispatch), its first answer from discord.py's adapter for
-interaction answers (`async_context`, set for the bot's tasks), board edits from its REST client
-(one comparison per request) and 429s from the WARNING it logs for each. An aiohttp trace would
+interaction answers (`async_context`, set for the bot's tasks), board edits and each REST
+request's time (rate-limit waits included) from a wrapper of its REST client's `request`, and
+429s from the WARNING it logs for each. An aiohttp trace would
 see all of it in one place but costs about 37 us of CPU per request (benchmarks/metrics_cost.py),
 over the budget of 50 us per interaction. Running games and the workers' memory are sampled
 every REFRESH_SECONDS.
@@ -116,6 +117,15 @@ class Prometheus(metrics.Sink):
         self.board_edits = Counter(
             "mastermind_board_edits", "Channel messages (boards) edited", registry=registry
         )
+        self.requests = Histogram(
+            "mastermind_discord_request_seconds",
+            "One REST request to Discord by route (method and path template), discord.py's "
+            "waits for a rate limit's bucket included: a slow tail here is the rate limit",
+            ["route"],
+            buckets=LATENCY,
+            registry=registry,
+        )
+        self._routes: dict[tuple[str, str], Any] = {}
         self.rate_limited = Counter(
             "mastermind_discord_rate_limited",
             "Requests Discord answered 429 (discord.py waits retry_after, then retries)",
@@ -174,10 +184,20 @@ class Prometheus(metrics.Sink):
         async def counted(route: Route, **options: Any) -> Any:
             if route.method == "PATCH" and route.path == BOARD_EDIT:
                 self.board_edits.inc()
-            return await request(route, **options)
+            started = time.perf_counter()
+            try:
+                return await request(route, **options)
+            finally:
+                self._request(route.method, route.path, time.perf_counter() - started)
 
         setattr(client.http, "request", counted)  # noqa: B010 - an instance's method, wrapped
         logging.getLogger("discord.http").addFilter(self._rate_limited)
+
+    def _request(self, method: str, path: str, seconds: float) -> None:
+        child = self._routes.get((method, path))
+        if child is None:
+            child = self._routes[method, path] = self.requests.labels(f"{method} {path}")
+        child.observe(seconds)
 
     def _rate_limited(self, record: logging.LogRecord) -> bool:
         """discord.py's WARNING for each 429 (method, url, retry_after): counted, kept."""

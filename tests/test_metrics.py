@@ -83,6 +83,9 @@ async def test_a_scrape_during_play_has_every_series(
     assert _value(samples, r"mastermind_solver_job_seconds_count") >= 3  # warm-up, opening, move
     assert _value(samples, r"mastermind_solver_jobs_in_flight") == 0
     assert _value(samples, r"mastermind_board_edits_total") >= 1  # the guesses, drawn at once
+    route = r"PATCH /channels/\{channel_id\}/messages/\{message_id\}"
+    edits = rf'mastermind_discord_request_seconds_count\{{route="{route}"\}}'
+    assert _value(samples, edits) == _value(samples, r"mastermind_board_edits_total")
     assert "mastermind_discord_rate_limited_total" in samples
     assert "mastermind_discord_rate_limit_wait_seconds_total" in samples
     assert _value(samples, r'mastermind_worker_resident_bytes\{pid="\d+",pool="solver"\}') > 50e6
