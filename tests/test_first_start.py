@@ -256,3 +256,35 @@ async def test_a_home_that_cannot_be_written_leaves_charts_quiet(
     assert "atplotlib" not in bot.output and "mkdir" not in bot.output, bot.output
     assert any(kept.glob("fontlist*")), bot.output  # its font list, kept for the next start
     _assert_clean(bot.output)
+
+
+async def test_a_stop_while_the_start_redraws_a_board_left_behind_is_clean(
+    fake_discord: FakeDiscord, tmp_path: Path
+) -> None:
+    """The start after a crash redraws the boards the crash left behind; a stop a moment later,
+    with that redraw still waiting on Discord, is clean too (#31: it once logged 'the board of
+    game 1 could not be redrawn ... the store is closed')."""
+    env = _env(tmp_path, _warm_copy(tmp_path))
+    first = await fake_discord.spawn_bot(env=env)
+    await first.wait_ready(timeout=15.0, commands=True)
+    await (await fake_discord.slash("general", "alice", "mastermind", "play")).settled()
+    edit = fake_discord.stall_next("PATCH", r"/channels/\d+/messages/\d+")
+    guess = {"code": "1122"}
+    await (
+        await fake_discord.slash("general", "bob", "mastermind", "guess", options=guess)
+    ).response()
+    await edit.wait_arrived()
+    first.kill_group()  # the move is stored, its board edit never applied
+    await first.wait(STOP_SECONDS)
+    edit.release(serve=False)
+
+    redraw = fake_discord.stall_next("PATCH", r"/channels/\d+/messages/\d+")
+    second = await fake_discord.spawn_bot(env=env)
+    await second.wait_ready(timeout=15.0)
+    await redraw.wait_arrived()  # the start's redraw of the board behind, held by Discord
+    second.send_signal(signal.SIGTERM)
+    await asyncio.sleep(0.5)
+    redraw.release(serve=False)
+    assert await second.wait(STOP_SECONDS) == 0
+    _assert_clean(second.output)
+    assert "could not be redrawn" not in second.output and "store is closed" not in second.output
