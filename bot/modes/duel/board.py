@@ -8,9 +8,11 @@ import re
 
 import discord
 
+from bot.charts.style import OKABE_ITO
 from bot.engine.codes import CodeSpace
 from bot.engine.errors import BadChoice, InvalidVariant
 from bot.engine.game import Move, Status, Variant
+from bot.interactions.context import RulesSection
 from bot.modes.common import board as common_board
 from bot.modes.duel.actions import EASY, OPPONENTS, Setup, Tally
 from bot.modes.duel.rules import BadSecret, DuelGame, NotADuel, NotYourTurn, Turn
@@ -18,9 +20,10 @@ from bot.modes.hints import board as hints_board
 from bot.modes.review.board import finished_view
 from bot.ui import components, embeds, text, words
 from bot.ui.boards import Drawn, Field
+from bot.ui.charts import ChartLook
 from bot.ui.code_errors import code_problem
 from bot.ui.errors import ErrorWords
-from bot.ui.i18n import Messages
+from bot.ui.i18n import Messages, later
 from bot.ui.ids import ID, NUMBER, Route
 from bot.ui.text import mention
 
@@ -326,9 +329,8 @@ def ended(game: DuelGame, by: int, t: Messages) -> str:
     )
 
 
-def chart_name(t: Messages) -> str:
-    """The duels a player won, as a chart's legend names them."""
-    return t.pgettext("chart", "duel")
+CHART = ChartLook(later.pgettext("chart", "duel"), OKABE_ITO["vermillion"])
+"""The duels a player won, in a chart: their name and their colour."""
 
 
 def rules_title(t: Messages) -> str:
@@ -344,6 +346,10 @@ def rules_text(t: Messages) -> str:
         "the same count is a draw, and running out of guesses loses. Option `opponent`: "
         "`easy`, `knuth` (default), `optimal` and every other strategy."
     )
+
+
+RULES = RulesSection(rules_title, rules_text)
+"""The duel's section of `/mastermind rules`."""
 
 
 def starting(t: Messages) -> str:

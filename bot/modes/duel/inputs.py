@@ -13,13 +13,12 @@ import contextlib
 import discord
 from discord import app_commands
 
-from bot.charts.style import OKABE_ITO
 from bot.engine.codes import Code
 from bot.engine.errors import BadChoice
 from bot.engine.strategies import DEFAULT_STRATEGY
 from bot.interactions import boards, private, replies
 from bot.interactions.cogs import ModeInputs
-from bot.interactions.context import Host, Interaction, LeaderboardSpec, ModeSpec, RulesSection
+from bot.interactions.context import Host, Interaction, LeaderboardSpec, ModeSpec
 from bot.interactions.items import on_choice, on_click
 from bot.interactions.options import (
     STRATEGY_CHOICES,
@@ -37,7 +36,6 @@ from bot.modes.duel.record import DuelRecord
 from bot.modes.duel.rules import KIND, check_guess, hint
 from bot.ui import components, i18n, ids
 from bot.ui.boards import Field
-from bot.ui.charts import ChartLook
 from bot.ui.errors import Unpicked
 from bot.ui.i18n import Messages, slash
 
@@ -299,18 +297,13 @@ class DuelInputs(ModeInputs):
         await start(interaction, Setup(variant(pegs, colours, duplicates, guesses), opponent, hard))
 
 
-MODE = ModeSpec(
+MODE = ModeSpec.of(
     DuelRecord(),
     DuelInputs,
-    board.draw,
-    board.confirm,
-    board.ended,
-    chart=ChartLook(board.chart_name, OKABE_ITO["vermillion"]),
-    rules=RulesSection(board.rules_title, board.rules_text),
+    board,
     guess=guess_typed,
     hint=hint,
     record=record,
     leaderboard=LeaderboardSpec(slash.pgettext("leaderboard", "duel"), leaderboard),
-    errors=board.ERRORS,
 )
 """The duel, as the registry lists it."""
