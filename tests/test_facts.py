@@ -36,3 +36,12 @@ def test_hosting_names_the_base_image_the_dockerfile_uses() -> None:
     assert image
     named = re.findall(r"builds an image from `([^`]+)`", _flat("docs/hosting.md"))
     assert named == [image[1]]
+
+
+def test_the_memory_per_process_is_measured_in_one_place() -> None:
+    """hosting.md's table holds each process's memory at start; the others point to it."""
+    for name in ("README.md", "docs/performance.md", "docs/development.md", "docs/reliability.md"):
+        text = _flat(name)
+        assert not re.search(r"\b(24\d|15[89]) MB\b", text), name
+        assert "what-a-process-needs" in text or name != "README.md"
+    assert re.search(r"\*\*at start\*\* \| \*\*24\d MB\*\*", _flat("docs/hosting.md"))
