@@ -9,7 +9,7 @@ import discord
 
 from bot.charts import data
 from bot.engine.job_types import SimulationResult
-from bot.modes.common.rules import OneBoardGame
+from bot.modes.common.rules import OneBoardGame, SecretGame
 from bot.store import PlayerStats
 from bot.ui import charts, components, text, words
 from bot.ui.boards import Field
@@ -215,3 +215,15 @@ def confirm_view(game_id: int, *, t: Messages) -> discord.ui.View:
         )
     )
     return view
+
+
+def how_played(embed: discord.Embed, game: SecretGame, *, t: Messages) -> discord.Embed:
+    """A board's notes on how its game is played: hard mode, and the hints asked for."""
+    if game.hard:
+        embed.add_field(
+            name=t.gettext("Hard mode"),
+            value=t.gettext("every guess must fit every answer so far"),
+        )
+    if game.hints:
+        embed.add_field(name=t.gettext("Hints used"), value=t.number(game.hints))
+    return embed

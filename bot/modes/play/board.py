@@ -148,14 +148,7 @@ def ended(game: PlayGame, by: int, t: Messages) -> str:
 
 def mark_board(embed: discord.Embed, game: PlayGame, *, t: Messages) -> discord.Embed:
     """A play board's notes on how it is played: hard mode, and the hints asked for."""
-    if game.hard:
-        embed.add_field(
-            name=t.gettext("Hard mode"),
-            value=t.gettext("every guess must fit every answer so far"),
-        )
-    if game.hints:
-        embed.add_field(name=t.gettext("Hints used"), value=t.number(game.hints))
-    return embed
+    return common_board.how_played(embed, game, t=t)
 
 
 def picker_view(
