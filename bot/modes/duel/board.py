@@ -215,14 +215,7 @@ def duel_board(game: DuelGame, *, t: Messages) -> discord.Embed:
                 value=f"{text.code_line(space, theirs)} {player}",
             )
         embed.set_footer(text=embeds.edition(game, t))
-    if game.hard:
-        embed.add_field(
-            name=t.gettext("Hard mode"),
-            value=t.gettext("every guess must fit every answer so far"),
-        )
-    if game.hints:
-        embed.add_field(name=t.gettext("Hints used"), value=t.number(game.hints))
-    return embed
+    return common_board.how_played(embed, game, t=t)
 
 
 def result(game: DuelGame, t: Messages) -> str:
