@@ -49,13 +49,20 @@ def leaked(texts: list[str], *codes: str) -> list[str]:
     return [text for text in texts if any(s in text for s in shown)]
 
 
+async def pick(
+    fake: FakeDiscord, picker: FakeMessage, code: str, user: str, first: int = 0
+) -> None:
+    """Choose `code` (digits 1-6) in a private picker's menus, from peg `first` on."""
+    for peg, colour in enumerate(code[first:], start=first):
+        select = picker.selects[peg]["custom_id"]
+        await (await fake.select(picker, select, [str(int(colour) - 1)], user=user)).response()
+
+
 async def set_secret(
     fake: FakeDiscord, picker: FakeMessage, code: str, user: str
 ) -> tuple[FakeMessage, FakeMessage]:
     """Pick `code` in the secret's private picker and set it: (the picker, the public board)."""
-    for peg, colour in enumerate(code):
-        select = picker.selects[peg]["custom_id"]
-        await (await fake.select(picker, select, [str(int(colour) - 1)], user=user)).response()
+    await pick(fake, picker, code, user)
     click = await fake.click(picker, "Set secret", user=user)
     await click.response()
     board = await click.followup()
@@ -159,11 +166,7 @@ async def test_a_duel_lost_through_the_guess_picker(
             break
         picker = await (await fake.click(board, "Guess", user="alice")).response()
         assert picker.ephemeral
-        for peg, colour in enumerate(miss):
-            select = picker.selects[peg]["custom_id"]
-            await (
-                await fake.select(picker, select, [str(int(colour) - 1)], user="alice")
-            ).response()
+        await pick(fake, picker, miss, "alice")
         sent = await fake.click(picker, "Submit guess", user="alice")
         assert "Guess sent" in (await sent.response()).text
         line = await sent.followup(timeout=SOLVER_WAIT)
@@ -227,9 +230,7 @@ async def test_bad_input_is_refused_privately_and_stores_nothing(
 
     picker = await (await fake.click(board, "Guess", user="alice")).response()
     await guess(fake, a_miss(secret))  # a round is played meanwhile
-    for peg in range(4):
-        select = picker.selects[peg]["custom_id"]
-        await (await fake.select(picker, select, ["0"], user="alice")).response()
+    await pick(fake, picker, "1111", "alice")
     stale = await fake.click(picker, "Submit guess", user="alice")
     refusal = await stale.response()
     assert refusal.ephemeral and "The game changed" in refusal.text
@@ -261,9 +262,7 @@ async def test_forged_clicks_from_another_channel_or_a_dm_store_nothing(
     fake = fake_discord
     board = await start_duel(fake)
     picker = await (await fake.click(board, "Guess", user="alice")).response()
-    for peg in range(4):
-        select = picker.selects[peg]["custom_id"]
-        await (await fake.select(picker, select, ["0"], user="alice")).response()
+    await pick(fake, picker, "1111", "alice")
     send = picker.component("Submit guess")["custom_id"]
     problems: list[str] = []
     for channel in (fake.channel("games"), fake.dm_channel("alice")):
@@ -285,9 +284,7 @@ async def test_a_stale_picker_is_refused_in_the_player_language(
     picker = await (await fake.click(board, "Guess", user="alice")).response()
     assert "Wybierz" in picker.text  # the private picker speaks the player's language
     await guess(fake, a_miss(bots_secret(db_path)))
-    for peg in range(4):
-        select = picker.selects[peg]["custom_id"]
-        await (await fake.select(picker, select, ["0"], user="alice")).response()
+    await pick(fake, picker, "1111", "alice")
     refusal = await (await fake.click(picker, "Wyślij próbę", user="alice")).response()
     assert refusal.ephemeral and "Gra zmieniła się" in refusal.text, refusal.text
     assert query(db_path, "SELECT count(*) FROM moves") == [(2,)]
@@ -301,9 +298,7 @@ async def test_a_picked_secret_that_repeats_where_none_may_and_hard_mode(
     picker = await (
         await fake.slash("general", "alice", "mastermind", "duel", options=options)
     ).response()
-    for peg, colour in enumerate("1123"):
-        select = picker.selects[peg]["custom_id"]
-        await (await fake.select(picker, select, [str(int(colour) - 1)], user="alice")).response()
+    await pick(fake, picker, "1123", "alice")
     refused = await (await fake.click(picker, "Set secret", user="alice")).response()
     assert refused.ephemeral and refused is not picker and "does not fit" in refused.text
     assert query(db_path, "SELECT count(*) FROM games") == [(0,)]

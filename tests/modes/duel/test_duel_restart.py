@@ -15,6 +15,7 @@ from tests.modes.duel.test_duel_bot import (
     THEIRS,
     a_miss,
     bots_secret,
+    pick,
     set_secret,
 )
 
@@ -47,9 +48,7 @@ async def test_a_duel_survives_sigkill_and_its_secrets_never_reach_the_debug_log
     await fake.wait_for(lambda: "**9** of 10" in board.text, what="the board after a round")
     guessing = await (await fake.click(board, "Guess", user="alice")).response()
     setting = await (await fake.slash("games", "bob", "mastermind", "duel")).response()
-    await (
-        await fake.select(setting, setting.selects[0]["custom_id"], ["5"], user="bob")
-    ).response()
+    await pick(fake, setting, "6", "bob")
 
     first.kill()
     await first.wait(10.0)
@@ -61,22 +60,14 @@ async def test_a_duel_survives_sigkill_and_its_secrets_never_reach_the_debug_log
     second = await fake.spawn_bot(env=env)
     await second.wait_ready(timeout=30.0)
     try:
-        for peg, colour in enumerate(secret):
-            select = guessing.selects[peg]["custom_id"]
-            await (
-                await fake.select(guessing, select, [str(int(colour) - 1)], user="alice")
-            ).response()
+        await pick(fake, guessing, secret, "alice")
         sent = await fake.click(guessing, "Submit guess", user="alice")
         await sent.response()
         won = await sent.followup(timeout=SOLVER_WAIT)
         assert "wins" in won.text
         await fake.wait_for(lambda: "The player's secret" in board.text, what="the final board")
 
-        for peg, colour in enumerate("1234"[1:], start=1):
-            select = setting.selects[peg]["custom_id"]
-            await (
-                await fake.select(setting, select, [str(int(colour) - 1)], user="bob")
-            ).response()
+        await pick(fake, setting, "6234", "bob", first=1)  # its first peg was picked before
         _, other = await set_secret(fake, setting, "", "bob")
         assert "Mastermind duel" in other.text
     finally:
