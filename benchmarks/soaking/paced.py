@@ -41,6 +41,8 @@ async def board_lags(fake: FakeDiscord, database: str) -> BoardLags:
     lags = BoardLags()
     for board in await boards(database):
         at = moved_at.get(board.game_id)
+        if at is None:
+            continue  # no move yet (a game just started): nothing to lag behind
         try:
             message = fake.message(board.message_id)
         except KeyError:
@@ -51,7 +53,7 @@ async def board_lags(fake: FakeDiscord, database: str) -> BoardLags:
             for payload, when in zip(message.history, message.history_times, strict=True)
             if edition(board) in footer(payload)
         ]
-        if at is None or not shown:
+        if not shown:
             lags.never += 1
         else:
             lags.seconds.append(max(0.0, shown[0] - at))
