@@ -206,7 +206,7 @@ async def load_for_move(
         )
         if (earlier := rows[0]["repeated"]) is not None:  # the probe's one row, game or none
             raise AlreadyApplied(*json.loads(earlier))
-        found = [_with_inline_moves(row) for row in rows if row["id"] is not None]
+        found = _readable([_with_inline_moves(row) for row in rows if row["id"] is not None], None)
     else:
         if source is not None and (refused := await repeated(session, source)):
             raise refused
