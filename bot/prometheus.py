@@ -15,6 +15,7 @@ every REFRESH_SECONDS.
 from __future__ import annotations
 
 import logging
+import os
 import time
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
@@ -255,7 +256,7 @@ class _WorkerMemory:
             "Resident memory of each worker process (solver, simulation, chart)",
             labels=["pool", "pid"],
         )
-        page = _page_size()
+        page = os.sysconf("SC_PAGE_SIZE")
         for pool, pid in self.workers():
             try:
                 with open(f"/proc/{pid}/statm") as statm:
@@ -264,17 +265,3 @@ class _WorkerMemory:
                 continue
             family.add_metric([pool, str(pid)], resident)
         yield family
-
-
-def _page_size() -> int:
-    import os
-
-    return os.sysconf("SC_PAGE_SIZE")
-
-
-def _number(text: str) -> bool:
-    try:
-        float(text)
-    except ValueError:
-        return False
-    return True
