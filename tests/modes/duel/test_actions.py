@@ -25,7 +25,7 @@ from bot.modes.duel import actions as duel
 from bot.modes.duel.actions import Setup
 from bot.modes.duel.record import DuelRecord
 from bot.modes.duel.rules import BadSecret, DuelGame, NotYourTurn, new_duel_game
-from bot.solver_pool import History, SolverPool
+from bot.solver_pool import History, SolverPool, SolverUnavailable, Unavailable
 from bot.store import AlreadyApplied, Store
 from bot.store.codec import RecordError, game_from_record, game_to_record, move_to_record
 
@@ -206,7 +206,7 @@ async def test_a_solver_that_fails_stores_nothing(store: Store) -> None:
     broken = SolverPool(1, 2.0)
     game = await started(store)
     broken.shutdown()
-    with pytest.raises(Exception):  # noqa: B017 - whatever the pool raises once closed
+    with pytest.raises(SolverUnavailable, match=Unavailable.SHUTTING_DOWN):
         await duel.guess(store, broken, game.id or 0, alice("i:1"), MISS)
     stored = await store.game(game.id or 0)
     assert stored is not None and stored.version == 0
