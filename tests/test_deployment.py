@@ -7,10 +7,12 @@ from __future__ import annotations
 
 import asyncio
 import configparser
+import os
 import re
 import shutil
 import subprocess
 import sys
+import tempfile
 import tomllib
 from pathlib import Path
 
@@ -236,3 +238,39 @@ def test_constraints_pin_every_package_installed() -> None:
     for name, version in installed.items():
         if name in pins:
             assert pins[name] == version, f"{name}: {version} installed, {pins[name]} pinned"
+
+
+def _block_after(marker: str, text: str) -> str:
+    """The first fenced shell block after `marker` in `text`."""
+    start = text.index("```sh", text.index(marker)) + len("```sh")
+    return text[start : text.index("```", start)]
+
+
+@pytest.mark.skipif(
+    os.geteuid() != 0 or not shutil.which("runuser"), reason="needs root and runuser"
+)
+def test_the_systemd_update_runs_git_as_the_clones_owner() -> None:
+    """The systemd layout's clone belongs to root: `git pull` as anyone else stops with
+    "dubious ownership" (#31), so the documented update runs git and pip as root."""
+    hosting = (ROOT / "docs" / "hosting.md").read_text()
+    steps = _block_after("The systemd layout", hosting)
+    assert "sudo git pull --ff-only" in steps and "sudo .venv/bin/pip install -e ." in steps
+    assert "sudo systemctl start mastermind-bot-backup" in steps  # a backup first
+    base = Path(tempfile.mkdtemp(prefix="opt-"))  # /tmp: a folder any user may enter, as /opt
+    base.chmod(0o755)
+    origin, clone = base / "origin", base / "mastermind-bot"
+    try:
+        subprocess.run(["git", "init", "-q", "-b", "main", str(origin)], check=True)
+        commit = ["commit", "-q", "--allow-empty", "-m", "release"]
+        identity = ["-c", "user.name=t", "-c", "user.email=t@t"]
+        subprocess.run(["git", "-C", str(origin), *identity, *commit], check=True)
+        subprocess.run(["git", "clone", "-q", str(origin), str(clone)], check=True)
+        pull = ["git", "-C", str(clone), "pull", "--ff-only"]
+        as_other = subprocess.run(
+            ["runuser", "-u", "nobody", "--", *pull], capture_output=True, text=True
+        )
+        assert "dubious ownership" in as_other.stderr
+        as_owner = subprocess.run(pull, capture_output=True, text=True)
+        assert as_owner.returncode == 0, as_owner.stderr
+    finally:
+        shutil.rmtree(base)
