@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Callable, Sequence
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -13,8 +13,9 @@ from typing import Any
 import discord
 from discord.ext import commands
 
-from bot import health, metrics, shard_guard, sync
+from bot import health, metrics, sync
 from bot.charts.pool import ChartPool
+from bot.cluster import Chore, Cluster, LeaseKeeper
 from bot.config import Settings
 from bot.engine import cache_dir
 from bot.engine.game import Game
@@ -25,14 +26,13 @@ from bot.interactions.timers import Timers
 from bot.modes import registry
 from bot.prometheus import REFRESH_SECONDS, Prometheus, kind_of
 from bot.solver_pool import SolverPool, SolverUnavailable
-from bot.store import JOBS_LEASE, Held, LeaseKeeper, Store, always, open_lease, open_store
+from bot.store import Held, Store, always, open_store
 from bot.ui.i18n import Messages
 from bot.ui.i18n.translator import CatalogueTranslator
 
 log = logging.getLogger(__name__)
 
 
-EXPIRY_CHECK_SECONDS = 600
 SHUTDOWN_GRACE_SECONDS = 4.0
 """Moves in flight finish within this (the solver's budget is 2 s; Discord waits 3 s)."""
 
@@ -61,6 +61,7 @@ class MastermindBot(Host):
         store: Store | None = None,
         clock: Callable[[], datetime] | None = None,
         health_file: Path | None = None,
+        cluster: Cluster | None = None,
     ) -> None:
         intents = discord.Intents.none()
         intents.guilds = True
@@ -84,7 +85,9 @@ class MastermindBot(Host):
         self.timers = Timers(self.clock)
         self.in_flight: set[asyncio.Task[object]] = set()  # type: ignore[assignment]
         """Interaction handlers still running; `close` lets them finish before the store shuts."""
-        self._expiry: asyncio.Task[None] | None = None
+        self.cluster = cluster
+        """Every lease this process holds (its shards, if the runner joined them, and the jobs
+        lease); the bot closes it."""
         self._warming: asyncio.Task[None] | None = None
         self.health_file = health_file
         """Touched while connected, for `python -m bot health` (`run --health-file`)."""
@@ -92,13 +95,6 @@ class MastermindBot(Host):
         self._reconciling: asyncio.Task[None] | None = None
         """The redraw of boards behind their games after each READY; a stop cancels it."""
         self._metrics: asyncio.Task[None] | None = None
-        self._shard_guard: asyncio.Task[None] | None = None
-        """Disconnects a shard whose lease (in `leases`) this process can no longer renew."""
-        self.jobs: LeaseKeeper | None = None
-        """The lease of the jobs that run once in a cluster: command sync, the background pass."""
-        self.leases: list[LeaseKeeper] = []
-        """Other leases this process holds (its shards); released before the store closes."""
-        self._synced_term = 0
 
     async def setup_hook(self) -> None:
         if not hasattr(self, "store"):
@@ -127,22 +123,14 @@ class MastermindBot(Host):
         await registry.install(self)
         self.tree.error(on_app_command_error)
         await self.tree.set_translator(CatalogueTranslator())  # commands in every language
-        lease = open_lease(self.store, JOBS_LEASE, ttl=self.settings.lease_seconds)
-        self.jobs = LeaseKeeper(lease)
-        if await self.jobs.start():  # always on SQLite: one bot process per file
-            await self.sync_commands()
-            self._synced_term = self.jobs.term
-        else:
-            log.info(
-                "commands are synced, and stale games ended, by %s (lease %s); this process "
-                "takes over if it stops",
-                await lease.current_holder() or "another process",
-                JOBS_LEASE,
-            )
-        self._expiry = asyncio.create_task(self._expire_forever(), name="expire-stale-games")
-        self._shard_guard = asyncio.create_task(
-            shard_guard.follow(self, self.leases), name="shard-guard"
-        )
+        if self.cluster is None:  # in-process (tests): no shard leases, the jobs lease only
+            self.cluster = Cluster(self.store, ttl=self.settings.lease_seconds)
+        await self.cluster.start(self, self.chores, self.sync_commands)
+
+    @property
+    def jobs(self) -> LeaseKeeper | None:
+        """The lease of the jobs that run once in a cluster (None before the start)."""
+        return None if self.cluster is None else self.cluster.jobs
 
     def dispatch(self, event_name: str, /, *args: object, **kwargs: object) -> None:
         """Every gateway event; with metrics on, an interaction's arrival is noted here, as it
@@ -254,60 +242,29 @@ class MastermindBot(Host):
             log.info("ended %d game(s) nobody played for %s", len(expired), older_than)
         return len(expired)
 
-    async def _expire_forever(self) -> None:
-        """While this process holds the jobs lease (on SQLite: always), at once and then every
-        EXPIRY_CHECK_SECONDS: boards that fell behind their games (a crash, a refused edit) are
-        redrawn, and stale games end. In a cluster exactly one process does it; one that takes
-        the lease over from a dead holder also syncs the commands first."""
-        jobs = self.jobs
-        assert jobs is not None, "setup_hook starts the lease first"
-        loop = asyncio.get_running_loop()
-        term, next_pass = 0, 0.0
-        while not self.is_closed():
-            await jobs.wait_held()
-            if jobs.term != term:  # gained the lease (again): start a fresh round
-                term, next_pass = jobs.term, 0.0
-                if self._synced_term != term:
-                    try:
-                        await self.sync_commands()
-                    except Exception:
-                        log.exception("the command sync failed; the next holder tries again")
-                    self._synced_term = term
-            if loop.time() >= next_pass:
-                await self.chores_pass()
-                next_pass = loop.time() + EXPIRY_CHECK_SECONDS
-            await jobs.wait_changed(max(0.0, next_pass - loop.time()))
+    def chores(self) -> list[Chore]:
+        """The chores that run once in a cluster (`bot.cluster.chores`), in order: each mode's
+        timers set again for every server (a process that died owes its deadlines), boards
+        behind their games, games nobody played for GAME_TIMEOUT_HOURS."""
+        timeout = timedelta(hours=self.settings.game_timeout_hours)
+
+        def timers(spec: ModeSpec[Any], set_again: TimerPass) -> Chore:
+            return Chore(
+                f"{spec.kind} timers",
+                lambda held: set_again(self, served_only=False, while_held=held),
+            )
+
+        return [
+            *(timers(spec, spec.timers) for spec in registry.MODES if spec.timers is not None),
+            Chore("boards behind", lambda held: self.boards.reconcile(while_held=held)),
+            Chore("stale games", lambda held: self.expire_stale_games(timeout, held)),
+        ]
 
     async def chores_pass(self) -> None:
-        """One round of the once-per-cluster chores: what the modes' clocks owe after a restart,
-        boards behind their games, stale games. Each chore checks, before each write, that this
-        process still holds the jobs lease: one that lost it (a database outage longer than the
-        lease) stops, as another process may run the same chores by then."""
-        jobs = self.jobs
-        assert jobs is not None, "setup_hook starts the lease first"
-        timeout = timedelta(hours=self.settings.game_timeout_hours)
-        chores: tuple[Callable[[Held], Awaitable[object]], ...] = (
-            *self._timer_passes(),
-            lambda held: self.boards.reconcile(while_held=held),
-            lambda held: self.expire_stale_games(timeout, held),
-        )
-        for chore in chores:
-            if not jobs.held:
-                log.warning("lost the jobs lease (%s) during a pass: stopping", JOBS_LEASE)
-                break
-            try:
-                await chore(lambda: jobs.held)
-            except Exception:
-                log.exception("a background pass failed; will retry")
-
-    def _timer_passes(self) -> list[Callable[[Held], Awaitable[object]]]:
-        """Each mode's declared timers, set again for every server (a take-over), in the
-        registry's order."""
-
-        def run(timers: TimerPass) -> Callable[[Held], Awaitable[object]]:
-            return lambda held: timers(self, served_only=False, while_held=held)
-
-        return [run(spec.timers) for spec in registry.MODES if spec.timers is not None]
+        """One round of the once-per-cluster chores now (`chores`), each while this process
+        still holds the jobs lease."""
+        assert self.cluster is not None, "setup_hook joins the cluster first"
+        await self.cluster.run_chores(self.chores())
 
     _shutdown: asyncio.Task[None] | None = None
 
@@ -320,14 +277,9 @@ class MastermindBot(Host):
 
     async def _close_in_order(self) -> None:
         # a stopping bot is not healthy; its background chores end first
-        chores = (
-            self._heartbeat,
-            self._expiry,
-            self._shard_guard,
-            self._reconciling,
-            self._metrics,
-        )
-        for chore in chores:
+        if self.cluster is not None:
+            await self.cluster.stop_chores()
+        for chore in (self._heartbeat, self._reconciling, self._metrics):
             if chore is not None:
                 chore.cancel()
                 with contextlib.suppress(asyncio.CancelledError):
@@ -335,10 +287,8 @@ class MastermindBot(Host):
         for name in list(self.cogs):  # their timers stop; the next start's pass takes over
             await self.remove_cog(name)
         await self.timers.close()
-        if self.jobs is not None:
-            await self.jobs.close()  # another process of the cluster takes the jobs over now
-        for lease in self.leases:  # a restarted process may run these shards at once
-            await lease.close()
+        if self.cluster is not None:  # another process may take the jobs and shards over now
+            await self.cluster.close()
         if hasattr(self, "solver"):
             # A simulation may run for seconds; its player is told it stopped, and no move
             # waits on it, so it goes first.

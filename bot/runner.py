@@ -24,10 +24,10 @@ from discord.ext import commands
 
 from bot import heap, signals, sync
 from bot.about import version
+from bot.cluster import Cluster, ShardTaken
 from bot.config import Settings
 from bot.store import Store, StoreUnavailable
 from bot.store import open_store as open_database
-from bot.store.leases import ShardTaken, hold_shards
 
 log = logging.getLogger(__name__)
 
@@ -138,14 +138,13 @@ async def _serve(settings: Settings, health_file: Path | None) -> int:
         _request_stop(stop, early)
     store = await open_store(settings.database, exclusive=True)
     try:
-        shards = await hold_shards(
+        cluster = await Cluster.join(
             store, settings.shard_ids, settings.shard_count, ttl=settings.lease_seconds
         )
     except ShardTaken as error:
         await store.close()
         raise StartFailure(str(error)) from error
-    bot = MastermindBot(settings, store=store, health_file=health_file)
-    bot.leases.extend(shards)
+    bot = MastermindBot(settings, store=store, health_file=health_file, cluster=cluster)
     bot.add_listener(_settle_heap, "on_ready")  # the real process only: tests share theirs
     running = asyncio.create_task(bot.start(settings.token), name="discord")
     stopping = asyncio.create_task(stop.wait(), name="wait-for-signal")

@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import asyncio
 
+from bot.cluster import JOBS_LEASE, LeaseKeeper, open_lease
 from bot.config import Settings
-from bot.store import JOBS_LEASE, LeaseKeeper, open_lease, open_store
+from bot.store import open_store
 from tests.bot.helpers import assert_never_went_back
 from tests.discord_fake import FakeDiscord
 from tests.store.pg_fixtures import postgres_server, postgres_url

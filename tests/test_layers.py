@@ -36,7 +36,7 @@ FLOORS: dict[str, int] = {
     "bot.modes": 5,  # one package per way to play (and per shared feature), and their registry
     "bot.app": 6,  # assembly and process entry points
     "bot.runner": 6,
-    "bot.shard_guard": 6,  # a shard is served only while its lease is held
+    "bot.cluster": 6,  # leases, the chores that run once, the shard guard: the process's part
     "bot.sync": 6,
     "bot.cli": 6,
     "bot.transfer": 6,

@@ -13,10 +13,10 @@ from pathlib import Path
 import pytest
 
 from bot.app import MastermindBot
+from bot.cluster import JOBS_LEASE, Cluster, LeaseKeeper, ShardTaken, hold_shards, open_lease
 from bot.config import ConfigError, Settings
 from bot.modes.race.rules import RaceGame, new_race_game
-from bot.store import JOBS_LEASE, LeaseKeeper, open_lease, open_store
-from bot.store.leases import ShardTaken, hold_shards
+from bot.store import open_store
 from tests.bot.helpers import board_shows
 from tests.discord_fake import BotProcess, FakeDiscord, FakeMessage
 from tests.store.outage import Outage
@@ -315,9 +315,8 @@ async def test_a_process_cut_off_from_the_database_lets_its_shard_go_before_anot
         )
 
         def cut_off_process() -> MastermindBot:
-            bot = QuickIdentify(settings, store=store)
-            bot.leases.extend(keepers)
-            return bot
+            cluster = Cluster(store, ttl=LEASE, shards=keepers)
+            return QuickIdentify(settings, store=store, cluster=cluster)
 
         other = await open_store(postgres_url)
         taken: list[LeaseKeeper] = []
@@ -350,7 +349,7 @@ async def test_a_process_cut_off_from_the_database_lets_its_shard_go_before_anot
                     lambda: any(refused), 3 * LEASE, "the cut-off keeper's claim to be refused"
                 )
                 assert shard.is_closed() and not keepers[0].held  # and takes nothing back
-            lines = [r.getMessage() for r in caplog.records if r.name == "bot.shard_guard"]
+            lines = [r.getMessage() for r in caplog.records if r.name == "bot.cluster.guard"]
             assert any("disconnecting shard 1" in line for line in lines), lines
         finally:
             outage.restore()

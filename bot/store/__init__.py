@@ -6,7 +6,8 @@ a small dialect (`dialect`): SQLite by default (`sqlite_dialect` through aiosqli
 commit and shared reads in `sqlite_batches`, the one-process lock on the file in `filelock`) or
 PostgreSQL (`postgres_dialect`), both migrated by one runner (`migrations`)
 through one ordered list of steps in both databases' words (`schema`, with each mode's own).
-Besides: the leases that let one of several processes run a job once (`leases`), the record
+Besides: the leases that let one of several processes run a job once (`leases`; the cluster
+keeps them, `bot.cluster`), the record
 codec that turns a game into rows and back (`codec`), and the values and errors every caller
 shares. Callers open it with `open_store(...)` and type it as `Store`; only the store imports a
 database driver.
@@ -25,7 +26,7 @@ from bot.store.errors import (
 )
 from bot.store.factory import open_store
 from bot.store.interface import ActionTarget, Store
-from bot.store.leases import JOBS_LEASE, Lease, LeaseKeeper, open_lease
+from bot.store.leases import Lease, LocalLease
 from bot.store.postgres_dialect import PostgresDialect, is_postgres_url
 from bot.store.sql import SqlStore
 from bot.store.sqlite_dialect import BUSY_TIMEOUT_SECONDS, DEFAULT_PATH, SqliteDialect
@@ -45,7 +46,6 @@ from bot.store.values import (
 __all__ = [
     "BUSY_TIMEOUT_SECONDS",
     "DEFAULT_PATH",
-    "JOBS_LEASE",
     "RECORD_FORMAT",
     "Absorbed",
     "ActionTarget",
@@ -56,7 +56,7 @@ __all__ = [
     "HistoryEntry",
     "ImportRefused",
     "Lease",
-    "LeaseKeeper",
+    "LocalLease",
     "PlayerStats",
     "PostgresDialect",
     "RecordError",
@@ -74,6 +74,5 @@ __all__ = [
     "Win",
     "always",
     "is_postgres_url",
-    "open_lease",
     "open_store",
 ]

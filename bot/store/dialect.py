@@ -14,6 +14,8 @@ from collections.abc import Callable, Coroutine, Iterable, Mapping, Sequence
 from datetime import datetime
 from typing import Any, Literal, Protocol, TypeVar
 
+from bot.store.leases import Lease
+
 Params = Mapping[str, Any]
 T = TypeVar("T")
 
@@ -74,6 +76,11 @@ class Dialect(Protocol):
 
     def moment(self, stored: object) -> datetime:
         """A stored timestamp as an aware UTC datetime."""
+        ...
+
+    def lease(self, name: str, holder: str, ttl: float) -> Lease:
+        """The lease `name` claimed for `holder` for `ttl` seconds at a time: shared by every
+        process on a database several use, always this process's on one it alone opens."""
         ...
 
     async def connect(self, schema_version: int | None = None) -> None:

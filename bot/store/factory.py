@@ -28,7 +28,7 @@ async def open_store(
     `exclusive` (SQLite): this process is the bot, and no other bot process may use the file
     at the same time (it would answer every click twice; StoreInUse names the one that has it).
     PostgreSQL is meant to be shared by several bot processes, each running its own shards;
-    jobs that must run once take a lease (`bot.store.leases`).
+    jobs that must run once take a lease (`Store.lease`, kept by `bot.cluster`).
 
     Raises StoreUnavailable, with one line naming the database and what to do, if it cannot be
     used; nothing else about the database. Close it with `await store.close()`, or use it as

@@ -19,6 +19,7 @@ from datetime import timedelta
 from typing import Any, Protocol, Self, TypedDict, Unpack, runtime_checkable
 
 from bot.engine.game import G, Game
+from bot.store.leases import Lease
 from bot.store.values import (
     Absorbed,
     Applied,
@@ -115,6 +116,11 @@ class Store(Protocol):
         """Abandon (as timed out) every active game with no move for `older_than`; a game that
         cannot be read is skipped and the others still end. Before each, `while_held()` must
         still say the chore is this process's (its lease), else it stops."""
+        ...
+
+    def lease(self, name: str, holder: str, ttl: float) -> Lease:
+        """The lease `name` for `holder` on this database (`bot.cluster` keeps it): shared by
+        every process of a cluster on PostgreSQL, always this process's on SQLite."""
         ...
 
     # --- boards --------------------------------------------------------------------------

@@ -11,6 +11,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import functools
 import logging
 import os
@@ -200,6 +201,10 @@ class PostgresDialect:
             why = f"cannot be used ({str(error).splitlines()[0] if str(error) else error!r})"
         return StoreUnavailable(f"{self.name} {why}.")
 
+    def lease(self, name: str, holder: str, ttl: float) -> PostgresLease:
+        """The lease `name` for `holder`, shared by every process on this database."""
+        return PostgresLease(self, name, holder, ttl)
+
     @asynccontextmanager
     async def connection(self, timeout: float) -> AsyncIterator[Conn]:
         """A pooled connection outside the store's transactions (leases); a failure to get
@@ -326,3 +331,60 @@ def _retrieve(task: asyncio.Task[Any]) -> None:
     """Mark a shielded transaction's error as seen once its caller has gone."""
     if not task.cancelled():
         task.exception()
+
+
+class PostgresLease:
+    """A row of `leases` in the shared PostgreSQL database (`PostgresDialect.lease`)."""
+
+    def __init__(self, dialect: PostgresDialect, name: str, holder: str, ttl: float) -> None:
+        if not ttl > 0:
+            raise ValueError("a lease lasts a positive number of seconds")
+        self.dialect, self.name, self.holder, self.ttl = dialect, name, holder, ttl
+
+    def _connection(self) -> contextlib.AbstractAsyncContextManager[Conn]:
+        return self.dialect.connection(self.ttl / 3)
+
+    async def claim(self) -> bool:
+        async with self._connection() as conn:
+            holder = await conn.fetchval(
+                "INSERT INTO leases AS l (name, holder, expires_at) "
+                "VALUES ($1, $2, clock_timestamp() + make_interval(secs => $3)) "
+                "ON CONFLICT (name) DO UPDATE "
+                "SET holder = excluded.holder, expires_at = excluded.expires_at "
+                "WHERE l.holder = excluded.holder OR l.expires_at < clock_timestamp() "
+                "RETURNING holder",
+                self.name,
+                self.holder,
+                self.ttl,
+            )
+        return bool(holder == self.holder)
+
+    async def release(self) -> None:
+        async with self._connection() as conn:
+            await conn.execute(
+                "DELETE FROM leases WHERE name = $1 AND holder = $2", self.name, self.holder
+            )
+
+    async def current_holder(self) -> str | None:
+        async with self._connection() as conn:
+            holder = await conn.fetchval(
+                "SELECT holder FROM leases WHERE name = $1 AND expires_at > clock_timestamp()",
+                self.name,
+            )
+        return None if holder is None else str(holder)
+
+    async def drop_holder(self, holder: str) -> None:
+        async with self._connection() as conn:
+            await conn.execute(
+                "DELETE FROM leases WHERE name = $1 AND holder = $2", self.name, holder
+            )
+
+    async def others(self, prefix: str) -> dict[str, str]:
+        async with self._connection() as conn:
+            rows = await conn.fetch(
+                "SELECT name, holder FROM leases WHERE starts_with(name, $1) "
+                "AND holder <> $2 AND expires_at > clock_timestamp()",
+                prefix,
+                self.holder,
+            )
+        return {str(row["name"]): str(row["holder"]) for row in rows}

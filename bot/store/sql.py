@@ -24,6 +24,7 @@ from bot.store.dialect import Dialect, Session
 from bot.store.errors import Conflict, ImportRefused, UnreadableGame
 from bot.store.game_rows import CHANNEL_GAME, public, utc_now
 from bot.store.interface import ActionTarget
+from bot.store.leases import Lease
 from bot.store.schema import SHARED_UNIQUE_INDEXES as SHARED
 from bot.store.stats_queries import HistoryFilter
 from bot.store.values import Held, OutcomeT, always
@@ -237,6 +238,9 @@ class SqlStore:
         return expired
 
     # --- boards --------------------------------------------------------------------------
+
+    def lease(self, name: str, holder: str, ttl: float) -> Lease:
+        return self.dialect.lease(name, holder, ttl)
 
     async def board(self, game_id: int) -> values.Board | None:
         return await self._read(lambda session: game_rows.board(session, game_id))

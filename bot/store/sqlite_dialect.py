@@ -28,6 +28,7 @@ import aiosqlite
 from bot.store.dialect import Session
 from bot.store.errors import Conflict, SchemaError, StoreBusy, StoreUnavailable
 from bot.store.filelock import claim
+from bot.store.leases import LocalLease
 from bot.store.migrations import migrate
 from bot.store.sqlite_batches import (
     POLL_SECONDS,
@@ -99,6 +100,10 @@ class SqliteDialect:
         if batcher is None:
             raise RuntimeError("the store is closed")
         return batcher
+
+    def lease(self, name: str, holder: str, ttl: float) -> LocalLease:
+        """Every lease is this process's: the file lock lets no other bot open this file."""
+        return LocalLease(name, holder)
 
     def stamp(self, moment: datetime) -> str:
         return moment.astimezone(UTC).isoformat(timespec="microseconds")

@@ -8,8 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from bot.store import JOBS_LEASE, LeaseKeeper, open_lease, open_store
-from bot.store.leases import LocalLease, PostgresLease
+from bot.cluster import JOBS_LEASE, LeaseKeeper, open_lease
+from bot.store import open_store
+from bot.store.leases import LocalLease
+from bot.store.postgres_dialect import PostgresLease
 from tests.store.postgres_server import query
 
 
@@ -90,7 +92,7 @@ async def test_a_shard_runs_in_one_process_and_a_crashed_holder_is_taken_over(
 
     import pytest
 
-    from bot.store.leases import ShardTaken, hold_shards
+    from bot.cluster import ShardTaken, hold_shards
 
     async with (
         await open_store(postgres_url) as first,
@@ -138,7 +140,7 @@ async def test_a_shard_runs_in_one_process_and_a_crashed_holder_is_taken_over(
 
 
 async def test_on_sqlite_every_shard_is_this_process(tmp_path: Path) -> None:
-    from bot.store.leases import hold_shards
+    from bot.cluster import hold_shards
 
     async with await open_store(tmp_path / "bot.db") as store:
         keepers = await hold_shards(store, [0, 1], 2, ttl=30)
@@ -178,7 +180,7 @@ async def test_a_process_is_refused_beside_one_that_runs_any_of_its_servers(
 ) -> None:
     """Lease names never conflict across SHARD_COUNTs or with every-shard: what the processes
     run is compared, and the one that starts second is refused in one line naming the first."""
-    from bot.store.leases import ShardTaken, hold_shards
+    from bot.cluster import ShardTaken, hold_shards
 
     async with (
         await open_store(postgres_url) as first,

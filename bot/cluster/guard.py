@@ -16,8 +16,8 @@ from collections.abc import Sequence
 
 from discord.ext import commands
 
-from bot.store import LeaseKeeper
-from bot.store.leases import SHARD_LEASE
+from bot.cluster.leases import LeaseKeeper
+from bot.cluster.shards import SHARD_LEASE
 
 log = logging.getLogger(__name__)
 
