@@ -406,3 +406,35 @@ async def test_a_late_join_or_guess_is_refused_with_the_time_it_closed(
     assert query(db_path, "SELECT status, winner_id FROM games") == [("active", None)]
     assert await race_inputs.clock_pass(bot) == 1
     await fake.wait_for(lambda: "Nobody cracked the code" in board.text)
+
+
+async def test_a_typed_race_guess_whose_answer_fails_still_reaches_the_race_board(
+    fake_discord: FakeDiscord, bot: MastermindBot, db_path: Path
+) -> None:
+    """Issue #29: the private answer to `/mastermind guess` in a race met 404 Unknown
+    interaction; the guess is stored and the race board shows the racer's progress all the
+    same (before, the board waited for the next move)."""
+    fake = fake_discord
+    bob = fake.user("bob").id
+    board = await open_race(fake)
+    await join(fake, board, "bob")
+    started = await fake.click(board, "Start", user="alice")
+    assert await started.answer() == 7
+    await fake.wait_for(lambda: "The race is on" in board.text)
+    moves = move_count(db_path)
+    failure = fake.fail_next(
+        "POST",
+        r"/interactions/\d+/[^/]+/callback",
+        status=404,
+        code=10062,
+        message="Unknown interaction",
+        times=5,
+    )
+    code = wrong(secret_digits(db_path))
+    await fake.slash("general", "bob", "mastermind", "guess", options={"code": code})
+    await fake.wait_for(lambda: failure.hits >= 1, what="the answer refused")
+    await fake.wait_for(lambda: move_count(db_path) == moves + 1, what="the guess stored")
+    await fake.wait_for(lambda: f"<@{bob}> · 1 guess" in board.text, what="bob's progress")
+    fake.advance_time(3.5)
+    await fake.wait_for(lambda: bool(fake.violations), what="the unanswered interaction noted")
+    assert [v.rule for v in fake.take_violations()] == ["interaction-deadline"]
