@@ -47,6 +47,10 @@ RATE_LIMITED = "We are being rate limited."
 """How discord.py's http.py begins its WARNING for a 429 it waits out and retries."""
 
 
+class MetricsUnavailable(Exception):
+    """The endpoint cannot listen; `str(error)` is the one line to show."""
+
+
 class _MeteredAdapter(AsyncWebhookAdapter):
     """discord.py's adapter for interaction answers, timing each first answer (the callback)."""
 
@@ -230,8 +234,16 @@ class Prometheus(metrics.Sink):
         self._workers = workers
 
     def serve(self, port: int, address: str) -> None:
-        """Listen on `address:port` (a thread of prometheus-client's)."""
-        start_http_server(port, addr=address, registry=self.registry)
+        """Listen on `address:port` (a thread of prometheus-client's); MetricsUnavailable, one
+        line, if it cannot."""
+        try:
+            start_http_server(port, addr=address, registry=self.registry)
+        except OSError as error:
+            raise MetricsUnavailable(
+                f"cannot serve metrics on {address}:{port} (METRICS_PORT, METRICS_ADDRESS): "
+                f"{error.strerror or error}; give each bot process a port of its own, or leave "
+                "METRICS_PORT empty."
+            ) from error
 
 
 def kind_of(data: dict[str, Any], interaction_type: int) -> str:

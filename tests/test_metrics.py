@@ -129,3 +129,17 @@ def test_a_429_discord_py_waits_out_is_counted_with_its_wait() -> None:
     assert series.rate_limited._value.get() == 2
     assert series.rate_limit_wait._value.get() == 1.75
     logging.getLogger("discord.http").removeFilter(series._rate_limited)
+
+
+async def test_a_port_in_use_is_one_line_and_exit_1(
+    fake_discord: FakeDiscord, tmp_path: Path
+) -> None:
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = int(taken.getsockname()[1])
+        bot = await fake_discord.spawn_bot(env=_env(tmp_path, port))
+        assert await bot.wait(30.0) == 1
+    line = f"mastermind-bot: cannot serve metrics on 127.0.0.1:{port} (METRICS_PORT, "
+    assert line in bot.output and "a port of its own" in bot.output, bot.output
+    assert "Traceback" not in bot.output
