@@ -409,3 +409,24 @@ def test_every_setup_survives_its_custom_id(
 def test_a_setup_no_picker_carries_is_a_bad_choice(forged: int) -> None:
     with pytest.raises(BadChoice):
         setup_of(forged)
+
+
+# --- hints -------------------------------------------------------------------------------------
+
+
+def test_a_hint_is_the_player_alone_and_counted_once_per_press() -> None:
+    from bot.modes.duel.rules import hint
+
+    game = rounds(duel(), (MISS, (5, 5, 0, 0)))
+    with pytest.raises(NotYourGame):
+        hint(game, BOB)
+    game, first = hint(game, ALICE)
+    game, second = hint(game, ALICE)
+    assert (first.level, second.level, game.hints) == (1, 2, 2)
+    game, _ = play_round(game, ALICE, (1, 1, 1, 1), (4, 4, 4, 4))
+    _, third = hint(game, ALICE)
+    assert third.level == 1  # a new round, a new first hint
+    with pytest.raises(GameOver):
+        hint(give_up(game, ALICE)[0], ALICE)
+    with pytest.raises(NotADuel):
+        hint(new_play_game(guild_id=GUILD, channel_id=CHANNEL, starter_id=ALICE), ALICE)
