@@ -20,6 +20,7 @@ from typing import TypeVar
 
 from bot import metrics
 from bot.engine import cache_dir, jobs
+from bot.engine.game import Variant
 from bot.engine.job_types import (
     Hint,
     NextGuess,
@@ -110,9 +111,7 @@ class SolverPool:
 
     async def next_move(
         self,
-        pegs: int,
-        colours: int,
-        duplicates: bool,
+        variant: Variant,
         strategy: str,
         history: History,
         seed: int,
@@ -121,43 +120,31 @@ class SolverPool:
         return await self._call(
             self._moves,
             jobs.next_move,
-            VariantSpec(pegs, colours, duplicates),
+            _spec(variant),
             strategy,
             list(history),
             seed,
             self.time_budget,
         )
 
-    async def opening(
-        self, pegs: int, colours: int, duplicates: bool, strategy: str, seed: int
-    ) -> NextGuess:
+    async def opening(self, variant: Variant, strategy: str, seed: int) -> NextGuess:
         """The first guess of a solve game (no answer yet, so some code is always left)."""
-        move = await self.next_move(pegs, colours, duplicates, strategy, [], seed)
+        move = await self.next_move(variant, strategy, [], seed)
         if isinstance(move, NoCodeLeft):  # pragma: no cover - no answers, nothing to contradict
             raise RuntimeError(f"the opening found no code left after answer {move.index + 1}")
         return move
 
-    async def knuth_guesses(
-        self, pegs: int, colours: int, duplicates: bool, secret: Sequence[int]
-    ) -> int | None:
+    async def knuth_guesses(self, variant: Variant, secret: Sequence[int]) -> int | None:
         """Guesses Knuth's algorithm needs for `secret`; None for approximately solved variants."""
-        return await self._call(
-            self._moves, jobs.knuth_guesses, VariantSpec(pegs, colours, duplicates), list(secret)
-        )
+        return await self._call(self._moves, jobs.knuth_guesses, _spec(variant), list(secret))
 
-    async def remaining(
-        self, pegs: int, colours: int, duplicates: bool, history: History
-    ) -> int | None:
+    async def remaining(self, variant: Variant, history: History) -> int | None:
         """How many codes fit the answers so far; None when none does."""
-        return await self._call(
-            self._moves, jobs.remaining, VariantSpec(pegs, colours, duplicates), list(history)
-        )
+        return await self._call(self._moves, jobs.remaining, _spec(variant), list(history))
 
     async def hint(
         self,
-        pegs: int,
-        colours: int,
-        duplicates: bool,
+        variant: Variant,
         history: History,
         level: int,
         hard: bool,
@@ -168,7 +155,7 @@ class SolverPool:
         return await self._call(
             self._moves,
             jobs.hint,
-            VariantSpec(pegs, colours, duplicates),
+            _spec(variant),
             list(history),
             level,
             hard,
@@ -177,7 +164,7 @@ class SolverPool:
         )
 
     async def review(
-        self, pegs: int, colours: int, duplicates: bool, history: History, seed: int, user_id: int
+        self, variant: Variant, history: History, seed: int, user_id: int
     ) -> list[ReviewedGuess]:
         """A finished game reviewed guess by guess (see `bot.engine.review`).
 
@@ -188,12 +175,12 @@ class SolverPool:
         if user_id in self._reviewing:
             raise SolverBusy(Unavailable.REVIEWING)
         self._reviewing.add(user_id)
-        variant = VariantSpec(pegs, colours, duplicates)
+        spec = _spec(variant)
         plain = list(history)
         try:
             return [
                 await self._call(
-                    self._moves, jobs.review_guess, variant, plain, number, seed, self.time_budget
+                    self._moves, jobs.review_guess, spec, plain, number, seed, self.time_budget
                 )
                 for number in range(1, len(plain) + 1)
             ]
@@ -219,9 +206,7 @@ class SolverPool:
         """Simulations running or waiting for the simulation worker."""
         return sum(self._simulating.values())
 
-    async def simulation(
-        self, pegs: int, colours: int, duplicates: bool, strategy: str, user_id: int
-    ) -> SimulationResult:
+    async def simulation(self, variant: Variant, strategy: str, user_id: int) -> SimulationResult:
         """A strategy's guess counts over every secret of a variant, or a budgeted sample.
 
         Raises SolverBusy when `user_id` already has one in flight or too many are.
@@ -232,7 +217,7 @@ class SolverPool:
             return await self._call(
                 self._simulations,
                 jobs.simulation,
-                VariantSpec(pegs, colours, duplicates),
+                _spec(variant),
                 strategy,
                 self.simulation_limits.budget,
             )
@@ -286,3 +271,8 @@ class SolverPool:
             raise SolverUnavailable(Unavailable.SHUTTING_DOWN) from None
         finally:
             metrics.SINK.solver_job(-1, time.perf_counter() - started)
+
+
+def _spec(variant: Variant) -> VariantSpec:
+    """The rules a worker needs of a variant: plain data, cheap to send."""
+    return VariantSpec(variant.pegs, variant.colours, variant.duplicates)

@@ -17,6 +17,7 @@ import pytest
 from bot.app import MastermindBot
 from bot.config import Settings
 from bot.engine.codes import CodeSpace
+from bot.engine.game import Variant
 from bot.engine.job_types import NextGuess, NoCodeLeft, SimulationBudget, SimulationResult
 from bot.engine.simulate import simulate
 from bot.solver_pool import (
@@ -56,27 +57,27 @@ async def pool() -> AsyncIterator[SolverPool]:
 
 
 async def test_replies_are_typed_values(pool: SolverPool) -> None:
-    assert await pool.opening(4, 6, True, "knuth", 0) == NextGuess((0, 0, 1, 1), 1296)
+    assert await pool.opening(Variant(4, 6, True), "knuth", 0) == NextGuess((0, 0, 1, 1), 1296)
     after_1122 = [([0, 0, 1, 1], 1, 0)]
-    move = await pool.next_move(4, 6, True, "knuth", after_1122, 0)
+    move = await pool.next_move(Variant(4, 6, True), "knuth", after_1122, 0)
     assert isinstance(move, NextGuess) and move.remaining == 256 and len(move.guess) == 4
 
     contradiction = [([0, 0, 1, 1], 0, 0), ([0, 0, 1, 1], 1, 0)]
-    refused = await pool.next_move(4, 6, True, "knuth", contradiction, 0)
+    refused = await pool.next_move(Variant(4, 6, True), "knuth", contradiction, 0)
     assert isinstance(refused, NoCodeLeft) and refused.index == 1
     assert "undo" in refused.message
 
-    assert await pool.remaining(4, 6, True, after_1122) == 256
-    assert await pool.remaining(4, 6, True, contradiction) is None
-    needed = await pool.knuth_guesses(4, 6, True, [0, 1, 2, 3])
+    assert await pool.remaining(Variant(4, 6, True), after_1122) == 256
+    assert await pool.remaining(Variant(4, 6, True), contradiction) is None
+    needed = await pool.knuth_guesses(Variant(4, 6, True), [0, 1, 2, 3])
     assert needed is not None and 1 <= needed <= 5
-    assert await pool.knuth_guesses(6, 10, True, [0] * 6) is None  # approximate: no figure
+    assert await pool.knuth_guesses(Variant(6, 10, True), [0] * 6) is None  # approximate: no figure
 
 
 async def test_a_simulation_is_a_typed_result_and_frees_its_slot(pool: SolverPool) -> None:
     expected = simulate(CodeSpace(3, 4), "knuth")
     for _ in range(2):  # the same player again: the first one's slot was released
-        result = await pool.simulation(3, 4, True, "knuth", user_id=1)
+        result = await pool.simulation(Variant(3, 4, True), "knuth", user_id=1)
         assert isinstance(result, SimulationResult)
         assert result.all_secrets and result.games == result.planned == 64
         assert not result.cut_short
@@ -86,16 +87,16 @@ async def test_a_simulation_is_a_typed_result_and_frees_its_slot(pool: SolverPoo
 
 
 async def test_limits_refuse_politely_and_moves_never_wait(pool: SolverPool) -> None:
-    first = asyncio.create_task(pool.simulation(6, 10, True, "knuth", user_id=1))
+    first = asyncio.create_task(pool.simulation(Variant(6, 10, True), "knuth", user_id=1))
     await asyncio.sleep(0)  # the task takes its slot before its first await
 
     with pytest.raises(SolverBusy) as mine:
-        await pool.simulation(3, 4, True, "knuth", user_id=1)
+        await pool.simulation(Variant(3, 4, True), "knuth", user_id=1)
     assert mine.value.reason is Unavailable.ONE_PER_PLAYER and isinstance(
         mine.value, SolverUnavailable
     )
 
-    second = asyncio.create_task(pool.simulation(6, 10, True, "entropy", user_id=2))
+    second = asyncio.create_task(pool.simulation(Variant(6, 10, True), "entropy", user_id=2))
     await asyncio.sleep(0)
     with pytest.raises(SolverBusy) as everyone:
         pool.check_simulation(3)
@@ -104,9 +105,9 @@ async def test_limits_refuse_politely_and_moves_never_wait(pool: SolverPool) -> 
 
     # Both simulations take a minute or more, and one of them is running: moves still answer.
     for seed in range(3):
-        move = await pool.next_move(4, 6, True, "knuth", [([0, 0, 1, 1], 1, 1)], seed)
+        move = await pool.next_move(Variant(4, 6, True), "knuth", [([0, 0, 1, 1], 1, 1)], seed)
         assert isinstance(move, NextGuess)
-    big = await pool.next_move(6, 10, True, "knuth", [([0, 0, 1, 1, 2, 2], 1, 1)], 7)
+    big = await pool.next_move(Variant(6, 10, True), "knuth", [([0, 0, 1, 1, 2, 2], 1, 1)], 7)
     assert isinstance(big, NextGuess)
     assert not first.done() and not second.done()
 
@@ -125,13 +126,13 @@ async def test_the_simulation_worker_starts_with_the_first_simulation(pool: Solv
     """An idle simulation worker would hold about 150 MB from the start (#25): warm_up starts
     the move worker alone, and each worker is named after its pool for `ps` and `top`."""
     assert [comm(pid) for pid in pool.pids] == ["mm-solver"]
-    result = await pool.simulation(3, 4, True, "knuth", user_id=1)
+    result = await pool.simulation(Variant(3, 4, True), "knuth", user_id=1)
     assert result.games == 64
     assert [comm(pid) for pid in pool.pids] == ["mm-solver", "mm-simulation"]
 
 
 async def test_shutdown_joins_every_worker_even_a_busy_one(pool: SolverPool) -> None:
-    busy = asyncio.create_task(pool.simulation(6, 10, True, "knuth", user_id=1))
+    busy = asyncio.create_task(pool.simulation(Variant(6, 10, True), "knuth", user_id=1))
     await asyncio.sleep(0.5)
     pids = pool.pids
     assert len(pids) == 2 and all(alive(pid) for pid in pids)
@@ -142,30 +143,30 @@ async def test_shutdown_joins_every_worker_even_a_busy_one(pool: SolverPool) -> 
     with pytest.raises(SolverUnavailable, match=Unavailable.SHUTTING_DOWN):
         await busy
     with pytest.raises(SolverUnavailable, match=Unavailable.SHUTTING_DOWN):
-        await pool.next_move(4, 6, True, "knuth", [], 0)
+        await pool.next_move(Variant(4, 6, True), "knuth", [], 0)
     pool.shutdown()  # a second shutdown is harmless
 
 
 async def test_simulations_can_be_ended_first_and_moves_go_on(pool: SolverPool) -> None:
-    running = asyncio.create_task(pool.simulation(6, 10, True, "knuth", user_id=1))
+    running = asyncio.create_task(pool.simulation(Variant(6, 10, True), "knuth", user_id=1))
     await asyncio.sleep(0.5)
     pool.stop_simulations()
     with pytest.raises(SolverUnavailable, match=Unavailable.SHUTTING_DOWN):
         await running
     with pytest.raises(SolverUnavailable, match=Unavailable.SHUTTING_DOWN):
-        await pool.simulation(3, 4, True, "knuth", user_id=2)
-    assert isinstance(await pool.next_move(4, 6, True, "knuth", [], 0), NextGuess)
+        await pool.simulation(Variant(3, 4, True), "knuth", user_id=2)
+    assert isinstance(await pool.next_move(Variant(4, 6, True), "knuth", [], 0), NextGuess)
     assert len(pool.pids) == 1  # the move worker only
 
 
 async def test_a_killed_worker_is_replaced(pool: SolverPool) -> None:
-    running = asyncio.create_task(pool.simulation(6, 10, True, "knuth", user_id=1))
+    running = asyncio.create_task(pool.simulation(Variant(6, 10, True), "knuth", user_id=1))
     await asyncio.sleep(0.5)
     simulation_worker = pool.pids[-1]
     os.kill(simulation_worker, signal.SIGKILL)
     with pytest.raises(SolverUnavailable, match=Unavailable.RESTARTED):
         await running
-    result = await pool.simulation(3, 4, True, "knuth", user_id=1)
+    result = await pool.simulation(Variant(3, 4, True), "knuth", user_id=1)
     assert result.games == 64 and simulation_worker not in pool.pids
 
 
@@ -174,12 +175,13 @@ def test_exit_after_shutdown_leaks_nothing() -> None:
     script = textwrap.dedent(
         """
         import asyncio
+        from bot.engine.game import Variant
         from bot.solver_pool import SolverPool
 
         async def main():
             pool = SolverPool(1)
             await pool.warm_up()
-            busy = asyncio.ensure_future(pool.simulation(6, 10, True, "knuth", user_id=1))
+            busy = asyncio.ensure_future(pool.simulation(Variant(6, 10, True), "knuth", user_id=1))
             await asyncio.sleep(1.0)
             print(*pool.pids)
             pool.shutdown(grace=0.5)

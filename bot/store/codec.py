@@ -87,6 +87,7 @@ KIND_COLUMNS: Record = {
 
 _CODECS: dict[str, KindCodec[Any]] = {}
 _DEFAULTS: Record = dict(KIND_COLUMNS)
+_COLUMNS = tuple(_DEFAULTS)
 
 
 def register(codec: KindCodec[Any]) -> None:
@@ -100,6 +101,8 @@ def register(codec: KindCodec[Any]) -> None:
         raise ValueError(f"{codec.kind!r} declares columns another kind has: {sorted(taken)}")
     _CODECS[codec.kind] = codec
     _DEFAULTS.update(codec.own_columns)
+    global _COLUMNS
+    _COLUMNS = tuple(_DEFAULTS)
     schema.register(codec.steps)
 
 
@@ -110,8 +113,8 @@ def codecs() -> tuple[KindCodec[Any], ...]:
 
 def columns() -> tuple[str, ...]:
     """Every column a game record fills besides the header: the shared ones, then each
-    registered kind's own."""
-    return tuple(_DEFAULTS)
+    registered kind's own (the same tuple until a kind registers)."""
+    return _COLUMNS
 
 
 def of(kind: str) -> KindCodec[Any]:

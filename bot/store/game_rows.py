@@ -15,7 +15,6 @@ from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
-from functools import cache
 from typing import Any, TypeVar
 
 from bot.engine.errors import GameAlreadyActive, GameOver, NoActiveGame, StaleGame
@@ -50,23 +49,11 @@ HEADER_COLUMNS = (
 def record_columns() -> tuple[str, ...]:
     """The game row's columns `codec.game_to_record` fills: the header, the shared columns
     some kinds use, then each registered kind's own."""
-    return (*HEADER_COLUMNS, *codec.columns())
+    return _statements().record
 
 
 CHANNEL_GAME = f"channel_id = :channel AND {CHANNEL_GAMES}"
 """The channel's one active game."""
-
-
-@cache
-def _insert_game(columns: tuple[str, ...]) -> str:
-    return (
-        f"INSERT INTO games ({', '.join(columns)}, created_at, last_move_at, "
-        "board_channel_id, board_message_id) "
-        f"VALUES ({', '.join(':' + c for c in columns)}, :now, :now, "
-        ":board_channel_id, :board_message_id) "
-        f"ON CONFLICT (channel_id) WHERE {CHANNEL_GAMES} DO NOTHING "
-        "RETURNING id"
-    )
 
 
 _INSERT_MOVE = (
@@ -96,17 +83,52 @@ class Loaded:
 def select_games(with_secret: bool) -> str:
     """The SELECT list of a game: an active game's secret stays in the database unless the
     caller scores or ends it (`with_secret`)."""
-    return _select_games(with_secret, record_columns())
+    built = _statements()
+    return built.select_with_secret if with_secret else built.select
 
 
-@cache
-def _select_games(with_secret: bool, record: tuple[str, ...]) -> str:
-    secret = "secret" if with_secret else "CASE WHEN status = 'active' THEN NULL ELSE secret END"
-    columns = ", ".join(c for c in record if c != "secret")
-    return (
-        f"id, {columns}, {secret} AS secret, created_at, finished_at, last_move_at, "
-        "board_channel_id, board_message_id, rendered_version"
-    )
+@dataclass(frozen=True)
+class _Statements:
+    """The SQL that lists a game's columns, built once for the kinds registered (again only
+    when one more registers: `codec.columns()` is then another tuple)."""
+
+    columns: tuple[str, ...]
+    record: tuple[str, ...]
+    insert: str
+    select: str
+    select_with_secret: str
+
+    @classmethod
+    def of(cls, columns: tuple[str, ...]) -> _Statements:
+        record = (*HEADER_COLUMNS, *columns)
+        insert = (
+            f"INSERT INTO games ({', '.join(record)}, created_at, last_move_at, "
+            "board_channel_id, board_message_id) "
+            f"VALUES ({', '.join(':' + c for c in record)}, :now, :now, "
+            ":board_channel_id, :board_message_id) "
+            f"ON CONFLICT (channel_id) WHERE {CHANNEL_GAMES} DO NOTHING "
+            "RETURNING id"
+        )
+        listed = ", ".join(c for c in record if c != "secret")
+        rest = "created_at, finished_at, last_move_at, board_channel_id, board_message_id"
+        hidden = "CASE WHEN status = 'active' THEN NULL ELSE secret END"
+        return cls(
+            columns,
+            record,
+            insert,
+            f"id, {listed}, {hidden} AS secret, {rest}, rendered_version",
+            f"id, {listed}, secret AS secret, {rest}, rendered_version",
+        )
+
+
+_built: list[_Statements] = []
+
+
+def _statements() -> _Statements:
+    columns = codec.columns()
+    if not _built or _built[0].columns is not columns:
+        _built[:] = [_Statements.of(columns)]
+    return _built[0]
 
 
 async def fetch(
@@ -237,7 +259,7 @@ async def insert_game(
         "board_channel_id": channel,
         "board_message_id": message,
     }
-    inserted = await session.fetch(_insert_game(record_columns()), record)
+    inserted = await session.fetch(_statements().insert, record)
     if not inserted:  # the channel's one active game is there already
         current = await fetch(session, CHANNEL_GAME, {"channel": game.channel_id})
         if not current:

@@ -16,6 +16,7 @@ from pathlib import Path
 from bot.app import MastermindBot
 from bot.engine.codes import CodeSpace
 from bot.engine.errors import BreaksAClue
+from bot.engine.game import Variant
 from bot.engine.hard import first_broken_clue
 from bot.engine.review import review, summarise
 from bot.engine.scoring import score
@@ -209,14 +210,14 @@ async def test_one_review_per_player_at_a_time_through_the_real_workers(
 ) -> None:
     """A second review by the same player while the first runs is refused, not queued."""
     history = [([0, 0, 1, 1], 1, 1), ([0, 1, 2, 3], 4, 0)]
-    first = asyncio.create_task(bot.solver.review(4, 6, True, history, 1, 42))
+    first = asyncio.create_task(bot.solver.review(Variant(4, 6, True), history, 1, 42))
     await asyncio.sleep(0)
     try:
-        await bot.solver.review(4, 6, True, history, 1, 42)
+        await bot.solver.review(Variant(4, 6, True), history, 1, 42)
     except SolverBusy as busy:
         assert busy.reason is Unavailable.REVIEWING
     else:
         raise AssertionError("a second review of the same player was not refused")
     rows = await first
     assert [r.before for r in rows] == [1296, 208]
-    assert len(await bot.solver.review(4, 6, True, history, 1, 42)) == 2  # free again
+    assert len(await bot.solver.review(Variant(4, 6, True), history, 1, 42)) == 2  # free again

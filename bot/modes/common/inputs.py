@@ -3,6 +3,8 @@ board again, and the commands that read records or run simulations."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import discord
 from discord import app_commands
 from discord.ext import commands
@@ -13,7 +15,7 @@ from bot.engine.search import check_size
 from bot.engine.strategies import DEFAULT_STRATEGY, get_strategy
 from bot.interactions import boards, pictures, replies
 from bot.interactions.cogs import ModeInputs, refuse_unrouted
-from bot.interactions.context import Interaction
+from bot.interactions.context import Host, Interaction, LeaderboardSpec, Record
 from bot.interactions.items import on_click
 from bot.interactions.options import (
     STRATEGY_CHOICES,
@@ -27,10 +29,31 @@ from bot.interactions.replies import actor, guarded
 from bot.modes.common import actions as common
 from bot.modes.common import board
 from bot.modes.common.rules import NotAPlayGame
-from bot.store import UnreadableGame
+from bot.store import PlayerStats, UnreadableGame
 from bot.ui import charts, i18n, text
+from bot.ui.boards import Field
 from bot.ui.errors import ServerOnly
-from bot.ui.i18n import slash
+from bot.ui.i18n import Messages, slash
+
+
+def counted_record(kind: str, fields: Callable[[PlayerStats, Messages], list[Field]]) -> Record:
+    """A mode's part of `/mastermind stats` as the shared query counts it (its games in this
+    server, or everywhere in a DM), in the fields its board draws."""
+
+    async def record(bot: Host, guild_id: int | None, user_id: int, t: Messages) -> list[Field]:
+        return fields(await bot.store.player_stats(guild_id, user_id, kind), t)
+
+    return record
+
+
+def ranked(kind: str, choice: app_commands.locale_str, drawn: board.Leaderboard) -> LeaderboardSpec:
+    """A mode's `/mastermind leaderboard games:<choice>` as the shared query ranks it (most
+    wins, then the best game), drawn as its board declares."""
+
+    async def show(bot: Host, guild_id: int, t: Messages) -> discord.Embed:
+        return drawn(await bot.store.leaderboard(guild_id, kind=kind), t=t)
+
+    return LeaderboardSpec(choice, show)
 
 
 @guarded
@@ -139,9 +162,7 @@ async def simulate(interaction: Interaction, variant: Variant, strategy: str) ->
     check_size(variant.space)
     bot.solver.check_simulation(interaction.user.id)  # refuse privately, before any answer
     await replies.public_thinking(interaction)
-    result = await bot.solver.simulation(
-        variant.pegs, variant.colours, variant.duplicates, strategy, interaction.user.id
-    )
+    result = await bot.solver.simulation(variant, strategy, interaction.user.id)
     replies.answered_publicly(interaction)
     t = i18n.channel(interaction)
     chart = board.simulation(result, variant.pegs, variant.colours, strategy, t=t)

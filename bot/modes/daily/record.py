@@ -6,8 +6,9 @@ from collections.abc import Mapping
 from typing import Any
 
 from bot.engine.game import Game, Variant
+from bot.modes.common.record import secret_columns, secret_fields
 from bot.modes.daily.rules import KIND, DailyGame
-from bot.store.codec import KindCodec, Record, secret_column, secret_of
+from bot.store.codec import KindCodec, Record
 from bot.store.schema import Step
 
 _ONCE = (
@@ -31,19 +32,7 @@ class DailyRecord(KindCodec[DailyGame]):
     )
 
     def columns(self, game: DailyGame) -> Record:
-        return {
-            "solo": True,
-            "secret": secret_column(game.secret),
-            "winner_id": game.winner_id,
-            "hard": game.hard,
-            "puzzle": game.puzzle,
-        }
+        return {**secret_columns(game), "solo": True, "puzzle": game.puzzle}
 
     def build(self, record: Mapping[str, Any], header: Record, variant: Variant) -> Game:
-        return DailyGame(
-            **header,
-            variant=variant,
-            secret=secret_of(record, variant),
-            hard=bool(record.get("hard", False)),
-            puzzle=record["puzzle"],
-        )
+        return DailyGame(**secret_fields(record, header, variant), puzzle=record["puzzle"])

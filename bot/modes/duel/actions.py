@@ -111,9 +111,7 @@ async def reply(solver: SolverPool, game: DuelGame) -> tuple[Code, bool]:
     it (False: the approximate one, within the move budget)."""
     variant = game.variant
     move = await solver.next_move(
-        variant.pegs,
-        variant.colours,
-        variant.duplicates,
+        variant,
         game.strategy,
         bot_history(game),
         game.id or 0,

@@ -73,9 +73,7 @@ async def hint(
         clues = game.clues_for(actor.user_id)
         history = [(list(code), black, white) for code, (black, white) in clues]
         found = await solver.hint(
-            variant.pegs,
-            variant.colours,
-            variant.duplicates,
+            variant,
             history,
             press.level,
             game.hard,

@@ -65,6 +65,4 @@ async def guess(
 
 async def knuth_guesses(solver: SolverPool, variant: Variant, secret: Code) -> int | None:
     """How many guesses Knuth's algorithm needs for a secret of `variant` (None: too big)."""
-    return await solver.knuth_guesses(
-        variant.pegs, variant.colours, variant.duplicates, list(secret)
-    )
+    return await solver.knuth_guesses(variant, list(secret))

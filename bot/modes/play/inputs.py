@@ -8,7 +8,6 @@ counted (`replies.committed`).
 
 from __future__ import annotations
 
-import discord
 from discord import app_commands
 
 from bot.engine.codes import Code
@@ -16,18 +15,18 @@ from bot.engine.errors import BadChoice
 from bot.engine.game import Status, Variant
 from bot.interactions import boards, private, replies
 from bot.interactions.cogs import ModeInputs
-from bot.interactions.context import Host, Interaction, LeaderboardSpec, ModeSpec
+from bot.interactions.context import Interaction, ModeSpec
 from bot.interactions.items import on_choice, on_click
 from bot.interactions.options import Colours, Guesses, Pegs, shared_options, variant
 from bot.interactions.replies import actor, guarded
+from bot.modes.common.inputs import counted_record, ranked
 from bot.modes.play import actions as play
 from bot.modes.play import board
 from bot.modes.play.record import PlayRecord
 from bot.modes.play.rules import KIND, hint
 from bot.ui import components, i18n, ids, text
-from bot.ui.boards import Field
 from bot.ui.errors import Unpicked
-from bot.ui.i18n import Messages, slash
+from bot.ui.i18n import slash
 
 
 @guarded
@@ -156,19 +155,10 @@ async def _guess_and_report(
                     await interaction.edit_original_response(content=line + note)
 
 
-async def record(bot: Host, guild_id: int | None, user_id: int, t: Messages) -> list[Field]:
-    """The play part of `/mastermind stats`: the player's play games in this server."""
-    played = await bot.store.player_stats(guild_id, user_id, KIND)
-    return board.record_fields(played, t=t)
-
-
-async def leaderboard(bot: Host, guild_id: int, t: Messages) -> discord.Embed:
-    """`/mastermind leaderboard` of play games."""
-    return board.leaderboard(await bot.store.leaderboard(guild_id, kind=KIND), t=t)
-
-
-LEADERBOARD = LeaderboardSpec(slash.pgettext("leaderboard", "play"), leaderboard)
-"""`/mastermind leaderboard games:`, its choice and its board."""
+record = counted_record(KIND, lambda played, t: board.record_fields(played, t=t))
+"""The play part of `/mastermind stats`: the player's play games in this server."""
+LEADERBOARD = ranked(KIND, slash.pgettext("leaderboard", "play"), board.leaderboard)
+"""`/mastermind leaderboard games:play`."""
 
 
 # --- the inputs discord.py routes here by custom_id --------------------------------------------

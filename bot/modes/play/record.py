@@ -6,8 +6,9 @@ from collections.abc import Mapping
 from typing import Any
 
 from bot.engine.game import Game, Variant
+from bot.modes.common.record import secret_columns, secret_fields
 from bot.modes.play.rules import KIND, PlayGame
-from bot.store.codec import KindCodec, Record, secret_column, secret_of
+from bot.store.codec import KindCodec, Record
 
 
 class PlayRecord(KindCodec[PlayGame]):
@@ -16,23 +17,7 @@ class PlayRecord(KindCodec[PlayGame]):
     kind = KIND
 
     def columns(self, game: PlayGame) -> Record:
-        return {
-            "solo": game.solo,
-            "secret": secret_column(game.secret),
-            "winner_id": game.winner_id,
-            "hard": game.hard,
-        }
+        return {**secret_columns(game), "solo": game.solo}
 
     def build(self, record: Mapping[str, Any], header: Record, variant: Variant) -> Game:
-        return PlayGame(**self.fields(record, header, variant))
-
-    @staticmethod
-    def fields(record: Mapping[str, Any], header: Record, variant: Variant) -> Record:
-        """What a play game's constructor takes (a game built on it adds its own fields)."""
-        return {
-            **header,
-            "variant": variant,
-            "secret": secret_of(record, variant),
-            "solo": bool(record["solo"]),
-            "hard": bool(record.get("hard", False)),
-        }
+        return PlayGame(**secret_fields(record, header, variant), solo=bool(record["solo"]))

@@ -26,12 +26,13 @@ from bot.engine.codes import Code
 from bot.engine.game import GuessOutcome, MoveKind, Reach, Variant
 from bot.interactions import boards, private, replies
 from bot.interactions.cogs import ModeInputs
-from bot.interactions.context import Host, Interaction, LeaderboardSpec, ModeSpec
+from bot.interactions.context import Host, Interaction, ModeSpec
 from bot.interactions.items import on_click
 from bot.interactions.options import Colours, Guesses, Pegs, shared_options, variant
 from bot.interactions.private import Picked
 from bot.interactions.reach import reach_of
 from bot.interactions.replies import actor, guarded
+from bot.modes.common.inputs import counted_record, ranked
 from bot.modes.race import actions as race
 from bot.modes.race import board as drawn
 from bot.modes.race.actions import JOIN_SECONDS, RACE_MINUTES
@@ -39,8 +40,8 @@ from bot.modes.race.record import RaceRecord
 from bot.modes.race.rules import KIND, RaceGame, RaceNotStarted, clock_move
 from bot.store import Applied, Board, Held, always
 from bot.ui import i18n
-from bot.ui.boards import Drawn, Field
-from bot.ui.i18n import Messages, slash
+from bot.ui.boards import Drawn
+from bot.ui.i18n import slash
 
 log = logging.getLogger(__name__)
 
@@ -277,19 +278,10 @@ JoinSeconds = app_commands.Range[int, JOIN_SECONDS[0], JOIN_SECONDS[1]]
 RaceMinutes = app_commands.Range[int, RACE_MINUTES[0], RACE_MINUTES[1]]
 
 
-async def record(bot: Host, guild_id: int | None, user_id: int, t: Messages) -> list[Field]:
-    """The race part of `/mastermind stats`: the player's races in this server."""
-    raced = await bot.store.player_stats(guild_id, user_id, KIND)
-    return [drawn.record_field(raced, t=t)]
-
-
-async def leaderboard(bot: Host, guild_id: int, t: Messages) -> discord.Embed:
-    """`/mastermind leaderboard games:race`."""
-    return drawn.leaderboard(await bot.store.leaderboard(guild_id, kind=KIND), t=t)
-
-
-LEADERBOARD = LeaderboardSpec(slash.pgettext("leaderboard", "race"), leaderboard)
-"""`/mastermind leaderboard games:`, its choice and its board."""
+record = counted_record(KIND, lambda raced, t: [drawn.record_field(raced, t=t)])
+"""The race part of `/mastermind stats`: the player's race games in this server."""
+LEADERBOARD = ranked(KIND, slash.pgettext("leaderboard", "race"), drawn.leaderboard)
+"""`/mastermind leaderboard games:race`."""
 
 
 # --- the inputs discord.py routes here by custom_id --------------------------------------------

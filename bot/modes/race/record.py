@@ -6,8 +6,9 @@ from collections.abc import Mapping
 from typing import Any, ClassVar
 
 from bot.engine.game import Game, Variant
+from bot.modes.common.record import secret_columns, secret_fields
 from bot.modes.race.rules import KIND, RaceGame
-from bot.store.codec import KindCodec, Record, secret_column, secret_of, whole
+from bot.store.codec import KindCodec, Record, whole
 from bot.store.schema import Step
 
 _ACTIVE = (
@@ -41,19 +42,14 @@ class RaceRecord(KindCodec[RaceGame]):
 
     def columns(self, game: RaceGame) -> Record:
         return {
-            "secret": secret_column(game.secret),
-            "winner_id": game.winner_id,
-            "hard": game.hard,
+            **secret_columns(game),
             "lobby_until": game.lobby_until,
             "race_until": game.race_until,
         }
 
     def build(self, record: Mapping[str, Any], header: Record, variant: Variant) -> Game:
         return RaceGame(
-            **header,
-            variant=variant,
-            secret=secret_of(record, variant),
-            hard=bool(record.get("hard", False)),
+            **secret_fields(record, header, variant),
             lobby_until=whole(record, "lobby_until"),
             race_until=whole(record, "race_until"),
         )

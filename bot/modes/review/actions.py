@@ -87,9 +87,7 @@ async def review(solver: SolverPool, game: core.Game, actor: Actor) -> GameRevie
         history = [(list(code), black, white) for code, (black, white) in clues]
         rows = tuple(
             await solver.review(
-                variant.pegs,
-                variant.colours,
-                variant.duplicates,
+                variant,
                 history,
                 game.id,
                 actor.user_id,

@@ -62,7 +62,7 @@ async def check_start(store: Store, actor: Actor, variant: Variant, strategy: st
 
 async def opening(solver: SolverPool, variant: Variant, strategy: str, seed: int) -> NextGuess:
     """The bot's first guess, computed before the game is stored."""
-    return await solver.opening(variant.pegs, variant.colours, variant.duplicates, strategy, seed)
+    return await solver.opening(variant, strategy, seed)
 
 
 async def start(
@@ -122,9 +122,7 @@ async def answer(
     exact = True
     if black != variant.pegs:
         history = [*plain_history(game), (list(game.current_guess or ()), black, white)]
-        move = await solver.next_move(
-            variant.pegs, variant.colours, variant.duplicates, game.strategy, history, game.id or 0
-        )
+        move = await solver.next_move(variant, game.strategy, history, game.id or 0)
         if isinstance(move, NoCodeLeft):
             no_code_left = move.message
         else:
@@ -149,9 +147,7 @@ async def undo(store: Store, solver: SolverPool, game: SolveGame, actor: Actor) 
     """Take back the last answer; the count of codes left is worked out before the commit."""
     after = check_undo(game, actor)
     variant = after.variant
-    remaining = await solver.remaining(
-        variant.pegs, variant.colours, variant.duplicates, plain_history(after)
-    )
+    remaining = await solver.remaining(variant, plain_history(after))
     applied = await store.act(
         lambda g: rules.undo(g, actor.user_id),
         game_id=game.id,
@@ -167,6 +163,4 @@ async def remaining(solver: SolverPool, game: SolveGame) -> int | None:
     if not game.awaiting_answer:
         return None
     variant = game.variant
-    return await solver.remaining(
-        variant.pegs, variant.colours, variant.duplicates, plain_history(game)
-    )
+    return await solver.remaining(variant, plain_history(game))

@@ -43,11 +43,11 @@ class RecordingSolver(SolverPool):
         self.requests: list[dict[str, Any]] = []
 
     async def next_move(
-        self, pegs: int, colours: int, duplicates: bool, strategy: str, history: History, seed: int
+        self, variant: Variant, strategy: str, history: History, seed: int
     ) -> NextGuess | NoCodeLeft:
         plain = [(tuple(code), black, white) for code, black, white in history]
         self.requests.append({"strategy": strategy, "history": plain, "seed": seed})
-        return await super().next_move(pegs, colours, duplicates, strategy, history, seed)
+        return await super().next_move(variant, strategy, history, seed)
 
 
 @pytest.fixture(scope="module")

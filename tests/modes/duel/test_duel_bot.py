@@ -12,6 +12,7 @@ from typing import Any
 
 from bot.app import MastermindBot
 from bot.engine.codes import CodeSpace
+from bot.engine.game import Variant
 from bot.engine.job_types import NextGuess
 from bot.engine.scoring import score
 from tests.bot.helpers import query
@@ -109,7 +110,7 @@ async def bot_will_crack(bot: MastermindBot, db_path: Path) -> bool:
     )
     history = [(json.loads(code), black, white) for code, black, white in rows]
     game_id = query(db_path, "SELECT id FROM games WHERE status = 'active'")[0][0]
-    move = await bot.solver.next_move(4, 6, True, "knuth", history, game_id)
+    move = await bot.solver.next_move(Variant(4, 6, True), "knuth", history, game_id)
     assert isinstance(move, NextGuess)
     return SPACE.digits(tuple(move.guess)) == THEIRS
 
