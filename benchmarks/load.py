@@ -40,6 +40,7 @@ sys.path.insert(0, str(ROOT))
 from bot.app import MastermindBot  # noqa: E402
 from bot.config import Settings  # noqa: E402
 from bot.engine.codes import CodeSpace  # noqa: E402
+from bot.engine.game import Variant  # noqa: E402
 from bot.engine.job_types import NextGuess, SimulationBudget  # noqa: E402
 from bot.engine.scoring import score  # noqa: E402
 from bot.solver_pool import SimulationLimits, SolverPool  # noqa: E402
@@ -206,14 +207,14 @@ async def memory_phase(games: int) -> tuple[float, float, list[str]]:
             secret = space.code_at(rng.randrange(space.size))
             history: list[tuple[list[int], int, int]] = []
             for _ in range(12):
-                move = await pool.next_move(pegs, colours, True, "knuth", history, game)
+                move = await pool.next_move(Variant(pegs, colours, True), "knuth", history, game)
                 assert isinstance(move, NextGuess)
                 black, white = score(move.guess, secret)
                 history.append((list(move.guess), black, white))
                 if black == pegs:
                     break
-            await pool.remaining(pegs, colours, True, history[:-1])
-            await pool.knuth_guesses(pegs, colours, True, list(secret))
+            await pool.remaining(Variant(pegs, colours, True), history[:-1])
+            await pool.knuth_guesses(Variant(pegs, colours, True), list(secret))
             played.append(f"{pegs}x{colours}")
         memory = await pool.worker_memory()
     finally:

@@ -11,6 +11,7 @@ import pytest
 
 from bot.app import MastermindBot
 from bot.config import Settings
+from bot.engine.game import Variant
 from tests.discord_fake import FakeDiscord
 
 SOLVER_READY = 120.0
@@ -29,5 +30,5 @@ async def bot(fake_discord: FakeDiscord, db_path: Path) -> AsyncIterator[Masterm
     ) as running:
         # Every round asks the solver: wait until its worker has loaded the kernels (seconds,
         # up to half a minute on a busy shared machine), so a test's waits measure the bot.
-        await asyncio.wait_for(running.solver.remaining(4, 6, True, []), SOLVER_READY)
+        await asyncio.wait_for(running.solver.remaining(Variant(4, 6, True), []), SOLVER_READY)
         yield running
