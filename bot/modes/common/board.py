@@ -104,6 +104,15 @@ def marks(record: PlayerStats, t: Messages) -> str:
 _MEDALS = ("🥇", "🥈", "🥉")
 
 
+EMPTY_PEG = "▫️"
+"""A peg a guess did not earn, in a row of pegs only."""
+
+
+def peg_row(black: int, white: int, pegs: int) -> str:
+    """What one guess earned, pegs only: ⚫⚪▫️▫️ (no colour: what others may see)."""
+    return text.BLACK_PEG * black + text.WHITE_PEG * white + EMPTY_PEG * (pegs - black - white)
+
+
 def badge(place: int) -> str:
     """A place on a leaderboard: a medal for the first three, then its number."""
     return _MEDALS[place] if place < len(_MEDALS) else f"`{place + 1}.`"

@@ -17,7 +17,7 @@ import discord
 from bot.charts.style import OKABE_ITO
 from bot.engine.errors import AlreadyPlayed
 from bot.engine.game import Status
-from bot.modes.common.board import badge, guesses_left, marks
+from bot.modes.common.board import badge, guesses_left, marks, peg_row
 from bot.modes.daily.rules import DailyGame, Streak
 from bot.modes.review import board as review
 from bot.store import PlayerStats, Result
@@ -40,16 +40,8 @@ DAILY_MODAL = Route("dcode", (("game", ID), ("version", 6)))
 DAILY_SHARE = Route("dshare", (("game", ID),))
 """The spoiler-free result of a daily game (the clicker's own one of that day), privately."""
 
-EMPTY_PEG = "▫️"
 """A peg that earned nothing, in a result row (no colour: rows show only what pegs earned)."""
 
-
-_COLOURS = {
-    Status.ACTIVE: embeds.ACTIVE,
-    Status.WON: embeds.WON,
-    Status.LOST: embeds.LOST,
-    Status.ABANDONED: embeds.ENDED,
-}
 
 # --- the private board -------------------------------------------------------------------------
 
@@ -106,7 +98,7 @@ def title(game: DailyGame, *, t: Messages) -> str:
 def _embed(game: DailyGame, next_in: timedelta | None, t: Messages) -> discord.Embed:
     variant = game.variant
     space = variant.space
-    embed = discord.Embed(title=title(game, t=t), colour=_COLOURS[game.status])
+    embed = discord.Embed(title=title(game, t=t), colour=embeds.STATUS_COLOUR[game.status])
     embed.description = embeds.guess_grid(space, game.moves, t=t)
     embed.add_field(name=t.gettext("Colours"), value=text.legend(space, t=t), inline=False)
     if game.status is Status.ACTIVE:
@@ -177,11 +169,6 @@ def code_modal(game: DailyGame, *, t: Messages) -> discord.ui.Modal:
 
 
 # --- the result, without colours ---------------------------------------------------------------
-
-
-def peg_row(black: int, white: int, pegs: int) -> str:
-    """What one guess earned, as pegs only: ⚫⚪▫️▫️."""
-    return text.BLACK_PEG * black + text.WHITE_PEG * white + EMPTY_PEG * (pegs - black - white)
 
 
 def share_text(game: DailyGame, *, t: Messages) -> str:

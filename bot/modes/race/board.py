@@ -17,7 +17,7 @@ import discord
 from bot.charts.style import OKABE_ITO
 from bot.engine.game import Status
 from bot.modes.common import board as common_board
-from bot.modes.common.board import average, counts, marks
+from bot.modes.common.board import average, badge, counts, marks, peg_row
 from bot.modes.race.actions import RaceNeedsServer
 from bot.modes.race.rules import (
     AlreadyJoined,
@@ -54,16 +54,6 @@ RACE_SEND = Route("rsend", (("game", ID), ("made", 2)))
 RACE_TYPE = Route("rtype", (("game", ID), ("made", 2)))
 RACE_MODAL = Route("rcode", (("game", ID), ("made", 2)))
 
-EMPTY_PEG = "▫️"
-MEDALS = ("🥇", "🥈", "🥉")
-
-_COLOURS = {
-    Status.ACTIVE: embeds.ACTIVE,
-    Status.WON: embeds.WON,
-    Status.LOST: embeds.LOST,
-    Status.ABANDONED: embeds.ENDED,
-}
-
 
 def _title(game: RaceGame, t: Messages) -> str:
     variant = game.variant
@@ -83,11 +73,6 @@ def at(moment: int) -> str:
     return f"<t:{moment}:T>"
 
 
-def peg_row(black: int, white: int, pegs: int) -> str:
-    """What one guess earned, pegs only: ⚫⚪▫️▫️ (no colour: the board is public)."""
-    return text.BLACK_PEG * black + text.WHITE_PEG * white + EMPTY_PEG * (pegs - black - white)
-
-
 def _edition(game: RaceGame, t: Messages) -> str:
     return t.gettext("Game {game} · move {move}", game=game.id, move=game.version)
 
@@ -101,7 +86,7 @@ def draw(game: RaceGame, remaining: int | None, note: str | None, t: Messages) -
 
 
 def board_embed(game: RaceGame, *, t: Messages) -> discord.Embed:
-    embed = discord.Embed(title=_title(game, t), colour=_COLOURS[game.status])
+    embed = discord.Embed(title=_title(game, t), colour=embeds.STATUS_COLOUR[game.status])
     limit = t.ngettext("{count} guess each", "{count} guesses each", game.variant.max_guesses)
     if not game.started and not game.is_over:
         intro = t.gettext(
@@ -196,8 +181,7 @@ def _placing(place: Placing, t: Messages) -> str:
             place.guesses,
             player=who,
         )
-    badge = MEDALS[place.place - 1] if place.place <= len(MEDALS) else f"`{place.place}.`"
-    return f"{badge} " + t.ngettext(
+    return f"{badge(place.place - 1)} " + t.ngettext(
         "{player} · {count} guess", "{player} · {count} guesses", place.guesses, player=who
     )
 
