@@ -12,6 +12,8 @@ from tests.discord_fake import FakeDiscord, FakeMessage
 
 
 def query(db_path: Path, sql: str, *args: object) -> list[tuple]:
+    """Another program reading the file (a plain sqlite3 connection, on purpose): what is on
+    disk, not what the bot's store says."""
     with sqlite3.connect(db_path) as connection:
         return connection.execute(sql, args).fetchall()
 

@@ -37,7 +37,8 @@ class Backend(Protocol):
         ...
 
     def query(self, sql: str, params: tuple[object, ...] = ()) -> list[tuple[object, ...]]:
-        """Rows of a plain SQL query (`?` placeholders), outside any store."""
+        """Rows of a plain SQL query (`?` placeholders), outside any store: on SQLite another
+        program's sqlite3 connection, on purpose (what is on disk, not what the store says)."""
         ...
 
 
