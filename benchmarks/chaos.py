@@ -92,7 +92,8 @@ def result_lines(result: ChaosResult) -> list[str]:
         f"{result.processes} process(es)",
         *kill_lines(result.kills),
         f"acknowledged moves: {verdict.acknowledged}; stored from player inputs: "
-        f"{verdict.stored}; stored but never acknowledged (answer lost in a kill): "
+        f"{verdict.stored}; shown only after their player stopped watching: "
+        f"{verdict.acknowledged_late}; stored but never acknowledged (answer lost in a kill): "
         f"{verdict.stored_unacknowledged}",
         f"interactions unanswered during downtime: {verdict.unanswered_in_downtime}; "
         f"not sent (no bot connected): {verdict.not_sent_in_downtime}",

@@ -6,12 +6,18 @@ stores it under (the column `moves.source`, one move per source), so the ledger 
 against the database afterwards: nothing acknowledged missing, nothing refused stored, no
 source stored twice. Interactions sent while no bot was up (or left unanswered by a bot that
 was killed) are counted apart, as downtime, never as acknowledged.
+
+A move whose answer is only the first half of its acknowledgement (a deferred click whose
+board moves later) keeps what its player watches for (`Sent.shows`): the verdict asks it
+again after the run, so a move still in flight when the players stopped, or slower than its
+player's patience, is told apart from one the bot never acknowledged.
 """
 
 from __future__ import annotations
 
 import time
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from tests.discord_fake import InteractionHandle
@@ -26,6 +32,9 @@ class Sent:
     source: str | None = None
     acknowledged: bool = False
     refused: bool = False
+    #: What shows its player the move was taken (the board moved past the clicked version...),
+    #: for moves acknowledged after their answer; None: the answer itself acknowledges it.
+    shows: Callable[[], bool] | None = None
 
     @property
     def sent_at(self) -> float:
@@ -94,6 +103,14 @@ class Ledger:
             span.covers(entry.sent_at)
             or (entry.sent_at <= span.start and not entry.handle.answered)
             for span in self.downtimes
+        )
+
+    def interrupted(self, entry: Sent, watch: float) -> bool:
+        """A kill came while the move was on its way: sent in a downtime, left unanswered by a
+        killed bot, or a kill within `watch` seconds after it was sent (its acknowledgement,
+        a board edit, may have died with the process)."""
+        return self.in_downtime(entry) or any(
+            entry.sent_at <= span.start <= entry.sent_at + watch for span in self.downtimes
         )
 
     def acknowledged_moves(self) -> list[Sent]:

@@ -188,10 +188,10 @@ async def solve_answer(
     clicked = route_of(custom_ids[0])[1][1]  # mm:ans:<game>:<version>:<black>:<white>
     if kind not in (6, 7):
         table.ledger.refuse(entry)
-    elif await table.until(lambda: shown_version(board) > clicked, MOVED_TIMEOUT):
+    else:
         # Not any edit: a click deferred (6) just before a kill, then a restart's redraw of
         # the same version, moved the board without taking the answer.
-        table.ledger.acknowledge(entry)
+        await table.seen(entry, lambda: shown_version(board) > clicked, MOVED_TIMEOUT)
 
 
 def shown_version(board: FakeMessage) -> int:
@@ -251,8 +251,8 @@ async def private_guess(
     entry, kind = acted
     if kind != 7:
         table.ledger.refuse(entry)
-    elif await table.until(lambda: guess_rows(board) > rows, 5.0):
-        table.ledger.acknowledge(entry)
+    else:
+        await table.seen(entry, lambda: guess_rows(board) > rows, MOVED_TIMEOUT)
 
 
 async def race_channel(table: Table, channel: str, host: str, racers: list[str]) -> None:
@@ -293,8 +293,8 @@ async def race_join(table: Table, board: FakeMessage, racer: str) -> None:
     mention = f"<@{table.fake.user(racer).id}>"
     if kind != 7:
         table.ledger.refuse(entry)
-    elif await table.until(lambda: mention in board.text, 5.0):
-        table.ledger.acknowledge(entry)
+    else:
+        await table.seen(entry, lambda: mention in board.text, MOVED_TIMEOUT)
 
 
 async def race_turns(table: Table, board: FakeMessage, racer: str) -> None:

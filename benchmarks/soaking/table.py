@@ -74,6 +74,22 @@ class Table:
             return False
         return True
 
+    async def seen(self, entry: Sent, condition: Callable[[], bool], timeout: float) -> bool:
+        """Watch for what acknowledges `entry`'s move and acknowledge it once it shows.
+
+        Unlike `until`, this keeps waiting when the soak stops: a move the bot already took
+        is acknowledged later (the board moves once the next guess is drawn), and a player who
+        stopped watching at the stop would leave it stored but never acknowledged. The
+        condition stays on the entry for the verdict, which asks it again after the run.
+        """
+        entry.shows = condition
+        try:
+            await self.fake.wait_for(condition, timeout, "the move to show")
+        except FakeDiscordError:
+            return False
+        self.ledger.acknowledge(entry)
+        return True
+
     async def until(self, condition: Callable[[], bool], timeout: float) -> bool:
         """Wait for `condition` while the soak plays; False if it timed out or the soak ended."""
         try:

@@ -1,7 +1,8 @@
 """Hold the ledger against the database and the fake: the soak's correctness verdict.
 
 Failures (any one fails `--check`): an acknowledged move missing from the database; a source
-stored more than once; a move stored for an input the bot refused; an interaction left
+stored more than once; a move stored for an input the bot refused; a move stored that its
+player never saw acknowledged, not even after the run, with no kill to lose it; an interaction left
 unanswered (or answered after Discord's 3 s) while every bot was up; a fake-Discord violation
 other than those deadlines; a race whose lobby or time limit passed without its clock acting;
 a daily move made on another day than its puzzle's. Timings are never failures.
@@ -16,9 +17,13 @@ from datetime import UTC
 
 from benchmarks.soaking.database import Stored
 from benchmarks.soaking.ledger import Ledger, Sent
+from benchmarks.soaking.table import ANSWER_TIMEOUT, MOVED_TIMEOUT
 from bot.modes.daily.rules import puzzle_number
 from tests.discord_fake import Violation
 
+WATCH = ANSWER_TIMEOUT + MOVED_TIMEOUT
+"""Seconds from sending a move to the last moment its player watches for it: a kill in that
+span may take its acknowledgement (the board's edit) with it."""
 CLOCK_SLACK = 3.0
 """Seconds a race's clock may act after its deadline (the timer's wake-up and one write)."""
 
@@ -30,6 +35,7 @@ class Verdict:
     acknowledged: int = 0
     stored: int = 0
     stored_unacknowledged: int = 0
+    acknowledged_late: int = 0
     unanswered_in_downtime: int = 0
     not_sent_in_downtime: int = 0
     races_checked: int = 0
@@ -44,7 +50,8 @@ class Verdict:
         """The verdict as printable lines."""
         head = (
             f"ledger: {self.acknowledged} acknowledged moves, {self.stored} moves from player "
-            f"inputs stored, {self.stored_unacknowledged} stored but never acknowledged "
+            f"inputs stored, {self.acknowledged_late} shown only after their player stopped "
+            f"watching, {self.stored_unacknowledged} stored but never acknowledged "
             f"(their answer lost in a kill), {self.unanswered_in_downtime} unanswered during "
             f"downtime, {self.not_sent_in_downtime} not sent (no bot connected); "
             f"{self.races_checked} race clocks and {self.dailies_checked} dailies checked"
@@ -98,8 +105,17 @@ def _moves(ledger: Ledger, stored: Stored, verdict: Verdict) -> None:
             continue
         if sent.refused:
             verdict.problems.append(f"{sent.kind} was refused, yet {source!r} is stored")
-        else:
+        elif sent.shows is not None and sent.shows():
+            verdict.acknowledged_late += 1  # a timing: the board showed it after all
+        elif ledger.interrupted(sent, WATCH):
             verdict.stored_unacknowledged += 1
+        else:
+            answer = sent.handle.answer_type
+            verdict.problems.append(
+                f"unacknowledged: {sent.kind} ({sent.handle.description}, answered with type "
+                f"{answer}) is stored as {source!r}, but its player never saw it taken "
+                "(no bot was down)"
+            )
 
 
 def _answers(ledger: Ledger, verdict: Verdict) -> None:
