@@ -14,6 +14,7 @@ import itertools
 import math
 import re
 import unicodedata
+from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from functools import cache, cached_property
@@ -232,14 +233,7 @@ class CodeSpace:
     def validate(self, code: Code) -> Code:
         """Check length, colour range and repeats; return the code as a tuple."""
         code = tuple(int(c) for c in code)
-        if len(code) != self.pegs:
-            raise CodeError(
-                CodeProblem.LENGTH,
-                pegs=self.pegs,
-                count=len(code),
-                text=None,
-                example=self.example(),
-            )
+        self._check_length(code, None)
         for colour in code:
             if not 0 <= colour < self.colours:
                 raise CodeError(
@@ -249,6 +243,18 @@ class CodeSpace:
         if not self.duplicates and len(set(code)) != len(code):
             raise self._repeats(code)
         return code
+
+    def _check_length(self, code: Sequence[int], text: str | None) -> None:
+        """Refuse a code with too few or too many pegs (`text`: what the player typed, if a
+        player typed it), in the same words whether it was typed or picked."""
+        if len(code) != self.pegs:
+            raise CodeError(
+                CodeProblem.LENGTH,
+                pegs=self.pegs,
+                count=len(code),
+                text=text,
+                example=self.example(),
+            )
 
     # --- the whole space, for the solver ---------------------------------------------------
 
@@ -298,14 +304,7 @@ class CodeSpace:
         for chunk in _SEPARATORS.split(text):
             if chunk:
                 code.extend(self._read_chunk(chunk))
-        if len(code) != self.pegs:
-            raise CodeError(
-                CodeProblem.LENGTH,
-                pegs=self.pegs,
-                count=len(code),
-                text=text,
-                example=self.example(),
-            )
+        self._check_length(code, text)
         if not self.duplicates and len(set(code)) != len(code):
             raise self._repeats(tuple(code))
         return tuple(code)
