@@ -14,6 +14,7 @@ every REFRESH_SECONDS.
 
 from __future__ import annotations
 
+import functools
 import logging
 import os
 import time
@@ -81,69 +82,55 @@ class Prometheus(metrics.Sink):
         self.registry = registry = CollectorRegistry()
         ProcessCollector(registry=registry)  # process_resident_memory_bytes, CPU, open files
         PlatformCollector(registry=registry)
-        self.interactions = Counter(
+        # Every series in this registry, every latency in the same buckets: said once here.
+        counter = functools.partial(Counter, registry=registry)
+        gauge = functools.partial(Gauge, registry=registry)
+        latency = functools.partial(Histogram, buckets=LATENCY, registry=registry)
+        self.interactions = counter(
             "mastermind_interactions",
             "Interactions received, by kind (command:<name>, component, modal, autocomplete) "
             "and outcome (answered, failed: Discord refused the answer, unanswered)",
             ["kind", "outcome"],
-            registry=registry,
         )
-        self.first_answer = Histogram(
+        self.first_answer = latency(
             "mastermind_interaction_first_answer_seconds",
             "From the interaction's arrival to its first answer's acknowledgement by Discord "
             "(Discord's deadline is 3 s)",
-            buckets=LATENCY,
-            registry=registry,
         )
-        self.transactions = Histogram(
+        self.transactions = latency(
             "mastermind_store_transaction_seconds",
             "One store transaction, waiting for the database included",
             ["access"],
-            buckets=LATENCY,
-            registry=registry,
         )
-        self.commits = Histogram(
+        self.commits = latency(
             "mastermind_store_commit_seconds",
             "One SQLite COMMIT (a group commit of every write waiting together)",
-            buckets=LATENCY,
-            registry=registry,
         )
-        self.solver_queue = Gauge(
+        self.solver_queue = gauge(
             "mastermind_solver_jobs_in_flight",
             "Solver jobs queued or running (moves, hints, reviews, simulations)",
-            registry=registry,
         )
-        self.solver_jobs = Histogram(
+        self.solver_jobs = latency(
             "mastermind_solver_job_seconds",
             "One solver job, waiting for a worker included",
-            buckets=LATENCY,
-            registry=registry,
         )
-        self.board_edits = Counter(
-            "mastermind_board_edits", "Channel messages (boards) edited", registry=registry
-        )
-        self.requests = Histogram(
+        self.board_edits = counter("mastermind_board_edits", "Channel messages (boards) edited")
+        self.requests = latency(
             "mastermind_discord_request_seconds",
             "One REST request to Discord by route (method and path template), discord.py's "
             "waits for a rate limit's bucket included: a slow tail here is the rate limit",
             ["route"],
-            buckets=LATENCY,
-            registry=registry,
         )
         self._routes: dict[tuple[str, str], Any] = {}
-        self.rate_limited = Counter(
+        self.rate_limited = counter(
             "mastermind_discord_rate_limited",
             "Requests Discord answered 429 (discord.py waits retry_after, then retries)",
-            registry=registry,
         )
-        self.rate_limit_wait = Counter(
+        self.rate_limit_wait = counter(
             "mastermind_discord_rate_limit_wait_seconds",
             "Seconds of retry_after in Discord's 429 answers",
-            registry=registry,
         )
-        self.running = Gauge(
-            "mastermind_games_running", "Games running, by mode", ["mode"], registry=registry
-        )
+        self.running = gauge("mastermind_games_running", "Games running, by mode", ["mode"])
         self._workers: Callable[[], Sequence[tuple[str, int]]] = list
         registry.register(_WorkerMemory(lambda: self._workers()))
         self._arrived: dict[int, tuple[float, str]] = {}
