@@ -13,7 +13,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.engine.errors import NotHere
-from bot.interactions import replies
+from bot.interactions import boards, replies
 from bot.interactions.context import Host, Interaction
 from bot.interactions.items import Input
 from bot.interactions.modals import ModalHandler, submitted_to
@@ -47,7 +47,8 @@ def offer_choices(
 
 class ModeInputs(commands.Cog):
     """A mode's inputs: `items` are its persistent buttons and selects; `modal` is its code
-    modal's custom_id pattern, answered by `on_modal`."""
+    modal's custom_id pattern, answered by `on_modal` (the game's board catches up after it,
+    here)."""
 
     items: ClassVar[tuple[type[Input], ...]] = ()
     modal: ClassVar[re.Pattern[str] | None] = None
@@ -71,8 +72,11 @@ class ModeInputs(commands.Cog):
         if match is None:
             return
         numbers = await replies.numbers_or_refuse(interaction, match)
-        if numbers is not None:
-            await handler(interaction, numbers)
+        if numbers is None:
+            return
+        await handler(interaction, numbers)
+        if "game" in numbers:  # as after a click (`Input.callback`): a board left behind
+            await boards.catch_up(interaction, numbers["game"])
 
 
 async def refuse_unrouted(interaction: Interaction, cogs: Iterable[object]) -> None:

@@ -236,7 +236,6 @@ async def on_modal(interaction: Interaction, numbers: dict[str, int]) -> None:
         await secret_typed(interaction, numbers["setup"])
         return
     await guess_typed_in_modal(interaction, numbers["game"], numbers["version"], numbers["nonce2"])
-    await boards.catch_up(interaction, numbers["game"])
 
 
 # --- records -------------------------------------------------------------------------------

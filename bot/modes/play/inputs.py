@@ -174,7 +174,6 @@ DYNAMIC_ITEMS = (
 async def on_modal(interaction: Interaction, numbers: dict[str, int]) -> None:
     """A play game's code modal (`board.CODE_MODAL_PATTERN`), whenever it was opened."""
     await submit_modal(interaction, numbers["game"], numbers.get("nonce"))
-    await boards.catch_up(interaction, numbers["game"])
 
 
 class PlayInputs(ModeInputs):

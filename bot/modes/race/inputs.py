@@ -298,7 +298,6 @@ DYNAMIC_ITEMS = (
 async def on_modal(interaction: Interaction, numbers: dict[str, int]) -> None:
     """A private race board's code modal (`drawn.RACE_MODAL`)."""
     await private.submit_modal(interaction, BOARD, numbers["game"], numbers["made"])
-    await boards.catch_up(interaction, numbers["game"])
 
 
 class RaceInputs(ModeInputs):
