@@ -98,11 +98,14 @@ class RulesSection:
 
 @dataclass(frozen=True)
 class LeaderboardSpec:
-    """A mode's `/mastermind leaderboard games:<choice>`: the choice's name (as the slash
-    catalogue words it; its value is the mode's kind) and the embed it shows."""
+    """One of a mode's `/mastermind leaderboard games:<choice>` boards: the choice's name (as
+    the slash catalogue words it) and the embed it shows. A mode's one board is unnamed and
+    its choice's value is the mode's kind; a mode keeping several names each (`name`), and
+    their values are `<kind>-<name>` (`ModeSpec.boards`)."""
 
     choice: app_commands.locale_str
     show: Leaderboard
+    name: str = ""
 
 
 class TimerPass(Protocol):
@@ -172,8 +175,9 @@ class ModeSpec(Generic[G]):
     `bot.engine.game.ask_hint` records it); None: its games offer no hints."""
     record: Record | None = None
     """The mode's part of a player's `/mastermind stats`."""
-    leaderboard: LeaderboardSpec | None = None
-    """The mode's `/mastermind leaderboard games:<kind>` (None: it has none)."""
+    leaderboards: tuple[LeaderboardSpec, ...] = ()
+    """The mode's boards in `/mastermind leaderboard games:` (none, one, or several: Discord
+    offers at most 25 choices for all the modes together)."""
     errors: ErrorWords = field(default_factory=dict)
     """The mode's own refusals in words (its board's `ERRORS`)."""
     timers: TimerPass | None = None
@@ -191,7 +195,7 @@ class ModeSpec(Generic[G]):
         guess: Callable[[Interaction, int, str], Awaitable[None]] | None = None,
         hint: Callable[[Game, int], tuple[Game, HintOutcome]] | None = None,
         record: Record | None = None,
-        leaderboard: LeaderboardSpec | None = None,
+        leaderboards: tuple[LeaderboardSpec, ...] = (),
         timers: TimerPass | None = None,
     ) -> ModeSpec[G]:
         """A mode from its record, its inputs and its board module (what `ModeBoard` says),
@@ -208,7 +212,7 @@ class ModeSpec(Generic[G]):
             guess=guess,
             hint=hint,
             record=record,
-            leaderboard=leaderboard,
+            leaderboards=leaderboards,
             errors=board.ERRORS,
             timers=timers,
         )
@@ -216,6 +220,11 @@ class ModeSpec(Generic[G]):
     @property
     def kind(self) -> str:
         return self.codec.kind
+
+    def boards(self) -> dict[str, LeaderboardSpec]:
+        """Its leaderboards by their choice's value: the kind for an unnamed one,
+        `<kind>-<name>` for each of several."""
+        return {f"{self.kind}-{b.name}" if b.name else self.kind: b for b in self.leaderboards}
 
     async def codes_left(self, solver: SolverPool, game: Game) -> int | None:
         return await self.count(solver, game)  # type: ignore[arg-type]  # the kind's own game

@@ -45,9 +45,12 @@ ERRORS: ErrorWords = {
 BY_KIND: dict[str, ModeSpec[Any]] = {spec.kind: spec for spec in MODES}
 
 LEADERBOARD_CHOICES: list[Choice[str | int | float]] = [
-    Choice(name=spec.leaderboard.choice, value=spec.kind) for spec in MODES if spec.leaderboard
+    Choice(name=board.choice, value=value)
+    for spec in MODES
+    for value, board in spec.boards().items()
 ]
-"""`/mastermind leaderboard games:`, a choice per mode that keeps a leaderboard."""
+"""`/mastermind leaderboard games:`, a choice per leaderboard the modes keep, in their order
+(Discord refuses a command with more than 25 choices for one option)."""
 
 for _spec in MODES:
     codec.register(_spec.codec)

@@ -175,8 +175,9 @@ class Store(Protocol):
     async def kind_rows(
         self, kind: str, query: str, params: Mapping[str, object]
     ) -> list[dict[str, Any]]:
-        """The rows of a kind's own read query (`KindCodec.queries[query]`, with `params` and
-        `:kind`), as plain dicts: what a mode's record shows beyond the shared counts.
+        """The rows of a kind's own read query (`KindCodec.queries[query]`, with `params`,
+        `:kind` and `:alone`), as plain dicts: what a mode's record or leaderboard shows beyond
+        the shared counts.
         KeyError for a query the kind does not declare."""
         ...
 

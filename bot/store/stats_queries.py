@@ -76,19 +76,26 @@ async def player_stats(
 async def kind_rows(
     session: Session, kind: str, query: str, params: Mapping[str, object]
 ) -> list[dict[str, Any]]:
-    """The rows of `kind`'s own read query `query` (`KindCodec.queries`), as plain dicts."""
+    """The rows of `kind`'s own read query `query` (`KindCodec.queries`), as plain dicts
+    (`:kind` and `:alone`, whether its players play alone, bound)."""
     sql = codec.of(kind).queries[query]
-    return [dict(row) for row in await session.fetch(sql, {**params, "kind": kind})]
+    bound = {**params, "kind": kind, "alone": _alone(kind)}
+    return [dict(row) for row in await session.fetch(sql, bound)]
+
+
+def ranked(where: str) -> str:
+    """A leaderboard's query: the players of one kind in the games `where` narrows (params
+    :kind, :alone, :limit and those of `where`), most wins first, then the best game, then
+    fewest games played; its rows are `PlayerStats`' fields. A kind's own query may narrow it
+    further (`KindCodec.queries`)."""
+    order = " ORDER BY won DESC, best ASC NULLS LAST, played, user_id LIMIT :limit"
+    return _STATS.format(where=where) + order
 
 
 async def leaderboard(session: Session, guild_id: int, limit: int, kind: str) -> list[PlayerStats]:
     """Most wins first, then the best game, then fewest games played."""
-    sql = (
-        _STATS.format(where="g.guild_id = :guild")
-        + " ORDER BY won DESC, best ASC NULLS LAST, played, user_id LIMIT :limit"
-    )
     params = {"guild": guild_id, "limit": limit, "kind": kind, "alone": _alone(kind)}
-    rows = await session.fetch(sql, params)
+    rows = await session.fetch(ranked("g.guild_id = :guild"), params)
     return [_player(row, kind) for row in rows]
 
 

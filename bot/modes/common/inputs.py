@@ -207,10 +207,9 @@ async def leaderboard(interaction: Interaction, games: str = "play") -> None:
     if interaction.guild_id is None:  # a DM or a group DM: no server to rank
         raise ServerOnly("leaderboard")
     bot = interaction.client
-    boards_of = [m.leaderboard for m in bot.modes() if m.leaderboard is not None]
-    kinds = [m.kind for m in bot.modes() if m.leaderboard is not None]
-    show = boards_of[kinds.index(games)] if games in kinds else boards_of[0]  # forged: the first
-    embed = await show.show(bot, interaction.guild_id, i18n.channel(interaction))
+    offered = {value: each for mode in bot.modes() for value, each in mode.boards().items()}
+    chosen = offered.get(games) or next(iter(offered.values()))  # forged: the first
+    embed = await chosen.show(bot, interaction.guild_id, i18n.channel(interaction))
     await interaction.response.send_message(embed=embed)
 
 

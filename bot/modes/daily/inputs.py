@@ -178,5 +178,5 @@ LEADERBOARD = LeaderboardSpec(slash.pgettext("leaderboard", "daily (today)"), le
 """`/mastermind leaderboard games:`, its choice and its board."""
 
 
-MODE = ModeSpec.of(DailyRecord(), DailyInputs, drawn, record=record, leaderboard=LEADERBOARD)
+MODE = ModeSpec.of(DailyRecord(), DailyInputs, drawn, record=record, leaderboards=(LEADERBOARD,))
 """The daily mode, as the registry lists it."""

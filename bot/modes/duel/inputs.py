@@ -303,6 +303,6 @@ MODE = ModeSpec.of(
     guess=guess_typed,
     hint=hint,
     record=record,
-    leaderboard=LeaderboardSpec(slash.pgettext("leaderboard", "duel"), leaderboard),
+    leaderboards=(LeaderboardSpec(slash.pgettext("leaderboard", "duel"), leaderboard),),
 )
 """The duel, as the registry lists it."""

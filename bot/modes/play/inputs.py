@@ -214,6 +214,6 @@ MODE = ModeSpec.of(
     guess=guess_typed,
     hint=hint,
     record=record,
-    leaderboard=LEADERBOARD,
+    leaderboards=(LEADERBOARD,),
 )
 """The play mode, as the registry lists it."""

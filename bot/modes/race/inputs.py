@@ -341,7 +341,7 @@ MODE = ModeSpec.of(
     drawn,
     guess=guess_command,
     record=record,
-    leaderboard=LEADERBOARD,
+    leaderboards=(LEADERBOARD,),
     timers=clock_pass,
 )
 """The race mode, as the registry lists it."""
