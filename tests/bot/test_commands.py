@@ -46,7 +46,18 @@ async def test_the_synced_command_tree(fake_discord: FakeDiscord, bot) -> None:
     assert not any(o.get("required") for o in play.values())
     assert _options(subcommands["guess"])["code"]["required"] is True
     boards = _options(subcommands["leaderboard"])["games"]["choices"]
-    assert [c["value"] for c in boards] == ["play", "daily", "race", "duel"]  # in the modes' order
+    assert [c["value"] for c in boards] == [  # in the modes' order; the duel's per opponent
+        "play",
+        "daily",
+        "race",
+        "duel-knuth",
+        "duel-random-consistent",
+        "duel-optimal",
+        "duel-expected-size",
+        "duel-entropy",
+        "duel-most-parts",
+        "duel-two-colour-random",
+    ]
     opponents = [c["value"] for c in _options(subcommands["duel"])["opponent"]["choices"]]
     assert opponents[0] == "random-consistent"  # `easy`, then every other strategy
     assert sorted(opponents) == sorted(

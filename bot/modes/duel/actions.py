@@ -26,10 +26,10 @@ from bot.modes.common.actions import (
     started_by,
 )
 from bot.modes.duel import rules
-from bot.modes.duel.record import RESULTS
+from bot.modes.duel.record import LEADERS, RESULTS
 from bot.modes.duel.rules import KIND, DuelGame, DuelOutcome
 from bot.solver_pool import SolverPool
-from bot.store import Applied, Store
+from bot.store import Applied, PlayerStats, Store
 
 OPPONENTS = tuple(
     name
@@ -197,3 +197,11 @@ async def record(store: Store, guild_id: int | None, user_id: int) -> list[Tally
     """A player's duels per opponent, in a guild or everywhere (`guild_id` None)."""
     rows = await store.kind_rows(KIND, RESULTS, {"user": user_id, "guild": guild_id})
     return tally(rows)
+
+
+async def leaders(store: Store, guild_id: int, opponent: str, limit: int = 10) -> list[PlayerStats]:
+    """A guild's players by their duels against `opponent` alone: most wins, then the best
+    game, then fewest duels."""
+    params = {"guild": guild_id, "opponent": opponent, "limit": limit}
+    rows = await store.kind_rows(KIND, LEADERS, params)
+    return [PlayerStats(**row, kind=KIND) for row in rows]

@@ -379,11 +379,15 @@ def record_fields(tallies: list[Tally], *, t: Messages) -> list[Field]:
     return [Field(t.gettext("Duels against the bot"), "\n".join(lines), inline=False)]
 
 
-leaderboard = common_board.Leaderboard(
-    lambda t: t.gettext("Duel leaderboard"),
-    lambda t: t.gettext("No finished duels yet. Start one with `/mastermind duel`!"),
-)
-"""The server's most duel wins."""
+def leaderboard(strategy: str) -> common_board.Leaderboard:
+    """The server's most duel wins against one opponent."""
+    return common_board.Leaderboard(
+        lambda t: t.gettext("Duel leaderboard: {opponent}", opponent=opponent(t, strategy)),
+        lambda t: t.gettext(
+            "No duel against {opponent} has ended yet. Start one with `/mastermind duel`!",
+            opponent=opponent(t, strategy),
+        ),
+    )
 
 
 def _bad_secret(error: BadSecret, t: Messages) -> str:

@@ -33,7 +33,7 @@ from bot.modes.duel import actions as duel
 from bot.modes.duel import board
 from bot.modes.duel.actions import Setup
 from bot.modes.duel.record import DuelRecord
-from bot.modes.duel.rules import KIND, check_guess, hint
+from bot.modes.duel.rules import check_guess, hint
 from bot.ui import components, i18n, ids
 from bot.ui.boards import Field
 from bot.ui.errors import Unpicked
@@ -246,9 +246,27 @@ async def record(bot: Host, guild_id: int | None, user_id: int, t: Messages) -> 
     return board.record_fields(await duel.record(bot.store, guild_id, user_id), t=t)
 
 
-async def leaderboard(bot: Host, guild_id: int, t: Messages) -> discord.Embed:
-    """`/mastermind leaderboard games:duel`: the server's most duel wins."""
-    return board.leaderboard(await bot.store.leaderboard(guild_id, kind=KIND), t=t)
+BOARD_CHOICES = {
+    "knuth": slash.pgettext("leaderboard", "duel: Knuth minimax"),
+    duel.EASY: slash.pgettext("leaderboard", "duel: easy"),
+    "optimal": slash.pgettext("leaderboard", "duel: Optimal average"),
+    "expected-size": slash.pgettext("leaderboard", "duel: Irving expected size"),
+    "entropy": slash.pgettext("leaderboard", "duel: Neuwirth entropy"),
+    "most-parts": slash.pgettext("leaderboard", "duel: Kooi most parts"),
+    "two-colour-random": slash.pgettext("leaderboard", "duel: Two-colour minimax"),
+}
+"""Each opponent's leaderboard as `/mastermind leaderboard games:` offers it."""
+
+
+def leaderboard(opponent: str) -> LeaderboardSpec:
+    """`/mastermind leaderboard games:duel-<opponent>`: the server's most duel wins against
+    that opponent alone."""
+    drawn = board.leaderboard(opponent)
+
+    async def show(bot: Host, guild_id: int, t: Messages) -> discord.Embed:
+        return drawn(await duel.leaders(bot.store, guild_id, opponent), t=t)
+
+    return LeaderboardSpec(BOARD_CHOICES[opponent], show, name=opponent)
 
 
 # --- the inputs discord.py routes here by custom_id ----------------------------------------
@@ -303,6 +321,6 @@ MODE = ModeSpec.of(
     guess=guess_typed,
     hint=hint,
     record=record,
-    leaderboards=(LeaderboardSpec(slash.pgettext("leaderboard", "duel"), leaderboard),),
+    leaderboards=tuple(leaderboard(opponent) for opponent in duel.OPPONENTS),
 )
 """The duel, as the registry lists it."""

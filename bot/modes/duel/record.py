@@ -13,7 +13,7 @@ from typing import Any, ClassVar
 from bot.engine.game import Game, Secret, Variant
 from bot.modes.duel.rules import KIND, DuelGame
 from bot.store.codec import KindCodec, Record, RecordError, decode_code, encode_code
-from bot.store.stats_queries import IN_GUILD
+from bot.store.stats_queries import IN_GUILD, ranked
 
 RESULTS = "results"
 """The duel's own read query (`Store.kind_rows`): a player's finished duels, oldest first."""
@@ -29,13 +29,21 @@ opponent it was played against and how it ended, from which their record per opp
 their streaks are counted."""
 
 
+LEADERS = "leaders"
+"""The duel's leaderboard query: a guild's players ranked by their duels against one opponent
+(`:opponent`, a strategy), as the shared leaderboard ranks (`:limit` players)."""
+
+
 class DuelRecord(KindCodec[DuelGame]):
     """The duel's columns (`bot.store.codec.KindCodec`)."""
 
     kind = KIND
     plays_alone = True
     """The player's count is their own guesses (the bot's share the log)."""
-    queries: ClassVar[Mapping[str, str]] = {RESULTS: _RESULTS}
+    queries: ClassVar[Mapping[str, str]] = {
+        RESULTS: _RESULTS,
+        LEADERS: ranked("g.guild_id = :guild AND g.strategy = :opponent"),
+    }
 
     def columns(self, game: DuelGame) -> Record:
         return {

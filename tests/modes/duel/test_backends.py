@@ -4,6 +4,7 @@ and withheld, a draw stored, and the duel's own record query, read back through 
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
+from dataclasses import replace
 
 import pytest
 
@@ -62,3 +63,26 @@ async def test_a_duel_is_kept_withheld_drawn_and_counted(kept: Store, backend: B
     assert (optimal.won, optimal.lost, optimal.streak, optimal.best_streak) == (1, 1, 0, 1)
     leaders = await kept.leaderboard(GUILD, kind="duel")
     assert [(row.user_id, row.won, row.played, row.best) for row in leaders] == [(ALICE, 1, 2, 1)]
+
+
+async def test_each_opponents_leaderboard_ranks_only_the_duels_against_it(kept: Store) -> None:
+    bob, miss = ALICE + 1, (0, 0, 0, 0)
+    duels = [  # who, against whom, their guess, the bot's: won, won, lost (the bot cracked it)
+        (ALICE, "knuth", BOTS, miss),
+        (bob, "entropy", BOTS, miss),
+        (bob, "knuth", miss, THEIRS),
+    ]
+    for channel, (player, strategy, guess, reply) in enumerate(duels, CHANNEL):
+        game = await kept.start(replace(fresh(channel, strategy), starter_id=player))
+        await kept.apply(
+            lambda g, p=player, c=guess, r=reply: play_round(g, p, c, r), game_id=game.id
+        )
+    knuth = await duel.leaders(kept, GUILD, "knuth")
+    entropy = await duel.leaders(kept, GUILD, "entropy")
+    assert [(row.user_id, row.won, row.played, row.best) for row in knuth] == [
+        (ALICE, 1, 1, 1),
+        (bob, 0, 1, None),
+    ]
+    assert [(row.user_id, row.won, row.played, row.best) for row in entropy] == [(bob, 1, 1, 1)]
+    assert await duel.leaders(kept, GUILD, "optimal") == []
+    assert await duel.leaders(kept, GUILD + 1, "knuth") == []  # another server's board

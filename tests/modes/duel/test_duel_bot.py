@@ -149,8 +149,9 @@ async def test_a_duel_won_by_the_player_keeps_both_secrets_hidden_until_the_end(
     ).response()
     assert "Duels against the bot" in stats.text
     assert "**Knuth minimax**: 1 won · 0 lost · 0 drawn · 🔥 1 win in a row (best 1)" in stats.text
+    options = {"games": "duel-knuth"}
     leaders = await (
-        await fake.slash("general", "carol", "mastermind", "leaderboard", options={"games": "duel"})
+        await fake.slash("general", "carol", "mastermind", "leaderboard", options=options)
     ).response()
     assert "Duel leaderboard" in leaders.text and f"<@{alice}>: 1 won of 1, best 2" in leaders.text
     assert "None" not in leaders.text  # the bot, which guesses too, is no player
@@ -193,6 +194,30 @@ async def test_a_duel_drawn_in_the_same_round(
     assert "A draw" in line.text
     await fake.wait_for(lambda: "A draw" in board.text, what="the draw on the board")
     assert query(db_path, "SELECT status, winner_id FROM games") == [("draw", None)]
+
+
+async def test_each_opponents_leaderboard_ranks_only_the_wins_against_it(
+    fake_discord: FakeDiscord, bot: MastermindBot, db_path: Path
+) -> None:
+    fake = fake_discord
+    players = {"alice": "knuth", "bob": "entropy"}  # neither opens with the player's secret
+    for player, opponent in players.items():
+        await start_duel(fake, "general", player, opponent=opponent)
+        won = await guess(fake, bots_secret(db_path), user=player)
+        assert f"<@{fake.user(player).id}> wins" in won.text
+
+    async def leaders(opponent: str) -> str:
+        options = {"games": f"duel-{opponent}"}
+        handle = await fake.slash("general", "carol", "mastermind", "leaderboard", options=options)
+        return (await handle.response()).text
+
+    alice, bob = (f"<@{fake.user(name).id}>" for name in players)
+    knuth, entropy = await leaders("knuth"), await leaders("entropy")
+    assert "Duel leaderboard: Knuth minimax" in knuth and "Neuwirth entropy" in entropy
+    assert f"{alice}: 1 won of 1, best 1" in knuth and bob not in knuth
+    assert f"{bob}: 1 won of 1, best 1" in entropy and alice not in entropy
+    easy = await leaders("random-consistent")
+    assert "No duel against Easy (a random code still possible) has ended yet" in easy
 
 
 async def test_a_hint_is_for_the_player_alone_and_noted_on_the_board(
