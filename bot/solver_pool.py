@@ -35,8 +35,8 @@ from bot.worker_processes import WorkerLost, WorkerProcesses, WorkersClosed
 
 T = TypeVar("T")
 
-History = Sequence[tuple[Sequence[int], int, int]]
-"""(guess colours, black, white) per answered guess, 0-based colours."""
+History = jobs.PlainHistory
+"""(guess colours, black, white) per answered guess, 0-based colours: what the jobs read."""
 
 
 class Unavailable(StrEnum):
