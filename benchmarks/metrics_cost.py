@@ -7,7 +7,8 @@ from one run to the next (`benchmarks/soak.py --metrics-ab N` runs the pairs any
 times, in CPU, everything the endpoint adds to one interaction, through the same objects the
 bot uses: its arrival noted (`Bot.dispatch`: its kind, a clock read), its first answer through
 the metered adapter (one more coroutine, the latency histogram, the outcome counter),
-`--requests` REST requests through the counting wrapper (a board edit among them), two store
+`--requests` REST requests through the counting wrapper and discord.py's own bucket (timed for
+waits on an empty bucket: bot/bucket_waits.py; a board edit among them), two store
 transactions and a COMMIT observed, and the solver's queue gauge moved twice. Each run's best of
 three is printed, with the load average.
 """
@@ -25,18 +26,32 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from discord.http import Route  # noqa: E402
+from discord.http import Ratelimit, Route  # noqa: E402
 
 from bot.prometheus import BOARD_EDIT, Prometheus, _MeteredAdapter, kind_of  # noqa: E402
 
 
 class _Http:
+    """discord.py's REST client as far as a request's cost goes: each request takes and gives
+    back a token of its route's bucket (a bucket that never runs dry: no wait is timed)."""
+
+    def __init__(self) -> None:
+        self._buckets: dict[str, Ratelimit] = {}
+
+    def get_ratelimit(self, key: str) -> Ratelimit:
+        bucket = self._buckets.get(key)
+        if bucket is None:
+            bucket = self._buckets[key] = Ratelimit(None)
+            bucket.limit = bucket.remaining = 10**9
+        return bucket
+
     async def request(self, route: Route, **options: Any) -> None:
-        return None
+        async with self.get_ratelimit(route.key):
+            return None
 
 
 class _Client:
-    """What `Prometheus.attach` reads of a client: its REST client's `request`."""
+    """What `Prometheus.attach` reads of a client: its REST client's `request` and buckets."""
 
     def __init__(self) -> None:
         self.http = _Http()

@@ -146,12 +146,21 @@ def scraped(config: SoakConfig) -> list[str]:
     url = f"http://127.0.0.1:{port}/metrics"
     with urllib.request.urlopen(url, timeout=5) as response:
         text = response.read().decode()
-    answered = sum(
-        float(line.rsplit(" ", 1)[1])
-        for line in text.splitlines()
-        if line.startswith("mastermind_interactions_total{") and 'outcome="answered"' in line
-    )
-    return [f"  metrics: scraped {url}: {answered:.0f} interactions answered since start"]
+
+    def total(prefix: str, having: str = "") -> float:
+        return sum(
+            float(line.rsplit(" ", 1)[1])
+            for line in text.splitlines()
+            if line.startswith(prefix) and having in line
+        )
+
+    answered = total("mastermind_interactions_total{", 'outcome="answered"')
+    waits = total("mastermind_discord_bucket_waits_total{")
+    held = total("mastermind_discord_bucket_wait_seconds_total{")
+    return [
+        f"  metrics: scraped {url}: {answered:.0f} interactions answered since start; "
+        f"{waits:.0f} requests held on an empty rate-limit bucket, {held:.1f} s in all"
+    ]
 
 
 @contextlib.contextmanager

@@ -5,8 +5,9 @@ loop. The store and the solver report through `bot.metrics` (its calls are no-op
 module); the Discord side is read here, from outside the input code: each interaction's arrival
 from the gateway event (Bot.dispatch), its first answer from discord.py's adapter for
 interaction answers (`async_context`, set for the bot's tasks), board edits and each REST
-request's time (rate-limit waits included) from a wrapper of its REST client's `request`, and
-429s from the WARNING it logs for each. An aiohttp trace would
+request's time (rate-limit waits included) from a wrapper of its REST client's `request`,
+discord.py's own waits on an empty bucket from its buckets (bot/bucket_waits.py), and 429s
+from the WARNING it logs for each. An aiohttp trace would
 see all of it in one place but costs about 37 us of CPU per request (benchmarks/metrics_cost.py),
 over the budget of 50 us per interaction. Running games and the workers' memory are sampled
 every REFRESH_SECONDS.
@@ -36,7 +37,7 @@ from prometheus_client.core import GaugeMetricFamily
 from prometheus_client.platform_collector import PlatformCollector
 from prometheus_client.process_collector import ProcessCollector
 
-from bot import metrics
+from bot import bucket_waits, metrics
 
 REFRESH_SECONDS = 15.0
 UNANSWERED_SECONDS = 15.0
@@ -130,6 +131,19 @@ class Prometheus(metrics.Sink):
             "mastermind_discord_rate_limit_wait_seconds",
             "Seconds of retry_after in Discord's 429 answers",
         )
+        self.bucket_waits = counter(
+            "mastermind_discord_bucket_waits",
+            "Requests discord.py held back, by route, because Discord's headers said their "
+            "bucket was empty (no 429: it waits for the bucket's reset before sending, or "
+            "after the answer that emptied it)",
+            ["route"],
+        )
+        self.bucket_wait_seconds = counter(
+            "mastermind_discord_bucket_wait_seconds",
+            "Seconds requests were held by those waits, by route",
+            ["route"],
+        )
+        self._held: dict[tuple[str, str], tuple[Any, Any]] = {}
         self.running = gauge("mastermind_games_running", "Games running, by mode", ["mode"])
         self._workers: Callable[[], Sequence[tuple[str, int]]] = list
         registry.register(_WorkerMemory(lambda: self._workers()))
@@ -177,12 +191,15 @@ class Prometheus(metrics.Sink):
             if route.method == "PATCH" and route.path == BOARD_EDIT:
                 self.board_edits.inc()
             started = time.perf_counter()
+            being_made = bucket_waits.ROUTE.set(route)
             try:
                 return await request(route, **options)
             finally:
+                bucket_waits.ROUTE.reset(being_made)
                 self._request(route.method, route.path, time.perf_counter() - started)
 
         setattr(client.http, "request", counted)  # noqa: B010 - an instance's method, wrapped
+        bucket_waits.time_waits(client.http, self.held)
         logging.getLogger("discord.http").addFilter(self._rate_limited)
 
     def _request(self, method: str, path: str, seconds: float) -> None:
@@ -190,6 +207,19 @@ class Prometheus(metrics.Sink):
         if child is None:
             child = self._routes[method, path] = self.requests.labels(f"{method} {path}")
         child.observe(seconds)
+
+    def held(self, route: Route | None, seconds: float) -> None:
+        """discord.py held a request of `route` for `seconds` on an empty bucket."""
+        key = ("?", "?") if route is None else (route.method, route.path)
+        children = self._held.get(key)
+        if children is None:
+            label = " ".join(key)
+            children = self._held[key] = (
+                self.bucket_waits.labels(label),
+                self.bucket_wait_seconds.labels(label),
+            )
+        children[0].inc()
+        children[1].inc(seconds)
 
     def _rate_limited(self, record: logging.LogRecord) -> bool:
         """discord.py's WARNING for each 429 (method, url, retry_after): counted, kept."""

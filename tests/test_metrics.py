@@ -97,6 +97,42 @@ async def test_a_scrape_during_play_has_every_series(
     assert "Traceback" not in bot.output
 
 
+async def test_discord_py_s_waits_on_an_empty_bucket_are_counted_by_route(
+    fake_discord: FakeDiscord, tmp_path: Path
+) -> None:
+    """Under the fake's real limits (5 sends and edits per 5 s per channel), one channel's
+    board redrawn for 7 guesses in a row empties its bucket: discord.py then holds the edits
+    until the bucket resets, with no 429, and the endpoint counts those waits and their
+    seconds for the board's route."""
+    assert fake_discord.rate_limiter is not None  # Discord's limits, as in production
+    port = _free_port()
+    bot = await fake_discord.spawn_bot(env=_env(tmp_path, port))
+    await bot.wait_ready(timeout=15.0, commands=True)
+    board = await (await fake_discord.slash("general", "alice", "mastermind", "play")).settled()
+
+    def shows(move: int) -> bool:
+        return f"move {move}" in str(((board.embed or {}).get("footer") or {}).get("text"))
+
+    codes = ("1122", "3344", "5566", "1234", "2345", "3456", "4561")
+    for move, code in enumerate(codes, start=1):
+        guess = await fake_discord.slash(
+            "general", "bob", "mastermind", "guess", options={"code": code}
+        )
+        await guess.response()
+        await fake_discord.wait_for(lambda: shows(move), 10.0, f"move {move} drawn")  # noqa: B023
+
+    samples = await asyncio.to_thread(_scrape, port)
+    route = r"PATCH /channels/\{channel_id\}/messages/\{message_id\}"
+    waits = _value(samples, rf'mastermind_discord_bucket_waits_total\{{route="{route}"\}}')
+    held = _value(samples, rf'mastermind_discord_bucket_wait_seconds_total\{{route="{route}"\}}')
+    assert waits >= 1, [f"{k} {v}" for k, v in samples.items() if k.startswith("mastermind_disc")]
+    assert 0.5 < held < 6.0 * waits, (waits, held)  # up to a 5 s window per wait
+    assert fake_discord.rate_limiter.hits == []  # pre-emptive waits, not 429s
+    assert _value(samples, r"mastermind_discord_rate_limited_total") == 0
+    assert await bot.stop(15.0) == 0
+    assert "Traceback" not in bot.output
+
+
 async def test_without_a_port_nothing_listens(fake_discord: FakeDiscord, tmp_path: Path) -> None:
     bot = await fake_discord.spawn_bot(env=_env(tmp_path, None))
     await bot.wait_ready(timeout=15.0, commands=True)
