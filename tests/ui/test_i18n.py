@@ -721,3 +721,13 @@ def test_an_unknown_code_error_still_reads_in_polish() -> None:
 
 def _play_game() -> play_rules.PlayGame:
     return play_rules.new_play_game(guild_id=1, channel_id=2, starter_id=3, secret=(0, 1, 2, 3))
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_every_modes_rules_section_has_a_heading_and_a_text(language: str) -> None:
+    """A section is its heading, a new line, its text: a translation that drops the heading
+    leaves /mastermind rules an embed field without a name, which Discord refuses."""
+    t = messages(language)
+    for mode in registry.MODES:
+        heading, _, body = mode.rules(t).partition("\n")
+        assert heading.strip() and body.strip(), f"{language}: {mode.kind}'s rules section"
