@@ -41,7 +41,9 @@ class _TimedBucket(Ratelimit):
         """A request waits here for a token while the bucket is empty (before sending)."""
         if self.is_expired():
             self.reset()  # type: ignore[no-untyped-call]  # as acquire does first
-        if self.remaining > 0:
+        if self.remaining > 0 or self.expires is None:
+            # expires None: no headers read yet (a new bucket, or a route with none), so this
+            # waits on discord.py's one token for an unknown bucket, not on Discord's limit.
             return await super().acquire()
         started = time.perf_counter()
         try:
@@ -56,7 +58,9 @@ class _TimedBucket(Ratelimit):
         traceback: TracebackType,
     ) -> None:
         """The request that took the last token sleeps here until the bucket refills."""
-        if self._sleeping.locked() or self.remaining - (self.outgoing - 1) > 0:
+        tokens = self.remaining - (self.outgoing - 1)
+        if self._sleeping.locked() or tokens > 0 or self.reset_after <= 0:
+            # reset_after 0: no headers, discord.py only yields (sleep(0)) and refills at once
             return await super().__aexit__(type_, value, traceback)
         started = time.perf_counter()
         try:
