@@ -19,7 +19,7 @@ from bot.cluster import Chore, Cluster, LeaseKeeper
 from bot.config import Settings
 from bot.engine import cache_dir
 from bot.engine.game import Game
-from bot.interactions import boards
+from bot.interactions import boards, expiry
 from bot.interactions.context import Host, ModeSpec, TimerPass
 from bot.interactions.replies import on_app_command_error
 from bot.interactions.timers import Timers
@@ -215,6 +215,10 @@ class MastermindBot(Host):
             self._reconciling = asyncio.create_task(self._reconcile(), name="reconcile-boards")
 
     async def _reconcile(self) -> None:
+        try:
+            await expiry.expiry_pass(self, served_only=True, while_held=always)
+        except Exception:
+            log.exception("ending the games past their deadline failed; the pass retries")
         for spec in registry.MODES:
             if spec.timers is None:
                 continue
@@ -228,25 +232,20 @@ class MastermindBot(Host):
             log.exception("redrawing the boards behind their games failed; the pass retries")
 
     async def expire_stale_games(self, older_than: timedelta, while_held: Held = always) -> int:
-        """End the games nobody touched for `older_than`; their boards show the secret.
-
-        Each game ends on its own and each board is redrawn on its own: one that fails is
-        logged, stays marked as behind, and is retried by the next pass. Each write waits for
-        `while_held` to say the jobs are still this process's.
-        """
+        """End now the games nobody touched for `older_than` (`bot.interactions.expiry` does
+        it at each deadline); their boards show the secret. One board that fails to redraw
+        stays marked as behind and is retried by the next pass."""
         expired = await self.store.expire_stale(older_than, while_held=while_held)
         for game in expired:
             if game.id is not None and while_held():
                 await self.boards.refresh(game.id)
-        if expired:
-            log.info("ended %d game(s) nobody played for %s", len(expired), older_than)
         return len(expired)
 
     def chores(self) -> list[Chore]:
         """The chores that run once in a cluster (`bot.cluster.chores`), in order: each mode's
-        timers set again for every server (a process that died owes its deadlines), boards
-        behind their games, games nobody played for GAME_TIMEOUT_HOURS."""
-        timeout = timedelta(hours=self.settings.game_timeout_hours)
+        timers set again for every server (a process that died owes its deadlines), the expiry
+        timer (games nobody played for GAME_TIMEOUT_HOURS) likewise, boards behind their
+        games."""
 
         def timers(spec: ModeSpec[Any], set_again: TimerPass) -> Chore:
             return Chore(
@@ -256,8 +255,11 @@ class MastermindBot(Host):
 
         return [
             *(timers(spec, spec.timers) for spec in registry.MODES if spec.timers is not None),
+            Chore(
+                "expiry",
+                lambda held: expiry.expiry_pass(self, served_only=False, while_held=held),
+            ),
             Chore("boards behind", lambda held: self.boards.reconcile(while_held=held)),
-            Chore("stale games", lambda held: self.expire_stale_games(timeout, held)),
         ]
 
     async def chores_pass(self) -> None:

@@ -15,7 +15,7 @@ each. What it promises:
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import Any, Protocol, Self, TypedDict, Unpack, runtime_checkable
 
 from bot.engine.game import G, Game
@@ -112,10 +112,22 @@ class Store(Protocol):
         free. The caller checks who may; True if it was running."""
         ...
 
-    async def expire_stale(self, older_than: timedelta, *, while_held: Held = always) -> list[Game]:
-        """Abandon (as timed out) every active game with no move for `older_than`; a game that
-        cannot be read is skipped and the others still end. Before each, `while_held()` must
-        still say the chore is this process's (its lease), else it stops."""
+    async def expire_stale(
+        self,
+        older_than: timedelta,
+        *,
+        while_held: Held = always,
+        guilds: Callable[[int | None], bool] | None = None,
+    ) -> list[Game]:
+        """Abandon (as timed out) every active game with no move for `older_than` (`guilds`:
+        only the games of the servers it accepts); a game that cannot be read is skipped and
+        the others still end. Before each, `while_held()` must still say the work is this
+        process's (its lease), else it stops."""
+        ...
+
+    async def last_moves(self) -> list[tuple[int | None, datetime]]:
+        """Each active game's server and the time of its last move (its expiry's start), so
+        the expiry timer knows the next deadline without reading any game."""
         ...
 
     def lease(self, name: str, holder: str, ttl: float) -> Lease:

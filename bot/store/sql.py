@@ -210,19 +210,27 @@ class SqlStore:
             log.info("game %s, which this version cannot read, was ended by %s", game_id, player_id)
         return ended
 
-    async def expire_stale(self, older_than: timedelta, *, while_held: Held = always) -> list[Game]:
+    async def expire_stale(
+        self,
+        older_than: timedelta,
+        *,
+        while_held: Held = always,
+        guilds: Callable[[int | None], bool] | None = None,
+    ) -> list[Game]:
         """Each game ends in its own transaction: one that cannot be read is logged and
         skipped, and the others still end."""
         cutoff = self.dialect.stamp(self._clock() - older_than)
         rows = await self._read(
             lambda session: session.fetch(
-                "SELECT id FROM games WHERE status = 'active' AND last_move_at < :cutoff "
-                "ORDER BY id",
+                "SELECT id, guild_id FROM games WHERE status = 'active' "
+                "AND last_move_at < :cutoff ORDER BY id",
                 {"cutoff": cutoff},
             )
         )
         expired: list[Game] = []
         for row in rows:
+            if guilds is not None and not guilds(row["guild_id"]):
+                continue
             if not while_held():
                 break
             try:
@@ -236,6 +244,14 @@ class SqlStore:
                 continue
             expired.append(game)
         return expired
+
+    async def last_moves(self) -> list[tuple[int | None, datetime]]:
+        rows = await self._read(
+            lambda session: session.fetch(
+                "SELECT guild_id, last_move_at FROM games WHERE status = 'active'", {}
+            )
+        )
+        return [(row["guild_id"], self.dialect.moment(row["last_move_at"])) for row in rows]
 
     # --- boards --------------------------------------------------------------------------
 

@@ -8,16 +8,18 @@ bot after a restart) derives the same code. What "today" is comes from the calle
 from __future__ import annotations
 
 import secrets
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 
+from bot.engine import game as core
 from bot.engine.actor import Actor
 from bot.engine.codes import Code
 from bot.engine.errors import AlreadyPlayed, GameOver, NotHere, NotYourGame, OwnerReason
 from bot.engine.game import EndOutcome, Game, GuessOutcome, Variant
 from bot.modes.daily import rules as days
 from bot.modes.daily.rules import KIND, DailyGame
-from bot.store import Result, Store
+from bot.store import Held, Result, Store
 
 KEY_META = "daily:key"
 """Where the key made at random is kept (hex) when no DAILY_KEY is set."""
@@ -144,3 +146,27 @@ async def leaderboard(store: Store, guild_id: int, now: datetime) -> tuple[Day, 
     """Today's finished daily games of a server, best first."""
     today = Day.at(now)
     return today, await store.ranking(KIND, guild_id, today.puzzle)
+
+
+async def close_past_days(
+    store: Store, now: datetime, guilds: Callable[[int | None], bool] | None, while_held: Held
+) -> list[DailyGame]:
+    """End the unfinished games of the days before `now`'s as a late move ends them (`guess`:
+    a timeout, its answer shown, nothing scored); `guilds`: only those of the servers it
+    accepts. `while_held` is asked before each (the jobs lease of the cluster's pass)."""
+    today = Day.at(now).puzzle
+    closed: list[DailyGame] = []
+    for game in await store.running(KIND):
+        if not isinstance(game, DailyGame) or game.id is None or game.puzzle >= today:
+            continue
+        if guilds is not None and not guilds(game.guild_id):
+            continue
+        if not while_held():
+            break
+        try:
+            ended, _ = await store.apply(core.expire, game_id=game.id)
+        except GameOver:
+            continue  # its player's late move ended it meanwhile
+        if isinstance(ended, DailyGame):
+            closed.append(ended)
+    return closed

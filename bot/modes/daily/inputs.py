@@ -11,14 +11,16 @@ which works wherever the interaction came from.
 
 from __future__ import annotations
 
+import logging
 import re
 
 import discord
 from discord import app_commands
 
+from bot.engine import game as core
 from bot.engine.codes import Code
 from bot.engine.errors import NotHere
-from bot.engine.game import EndOutcome
+from bot.engine.game import EndOutcome, MoveKind
 from bot.interactions import private, replies
 from bot.interactions.cogs import ModeInputs
 from bot.interactions.context import Host, Interaction, LeaderboardSpec, ModeSpec
@@ -30,9 +32,12 @@ from bot.modes.daily import actions as daily
 from bot.modes.daily import board as drawn
 from bot.modes.daily.record import DailyRecord
 from bot.modes.daily.rules import KIND, DailyGame
+from bot.store import Held
 from bot.ui import i18n
 from bot.ui.boards import Drawn, Field
 from bot.ui.i18n import Messages, slash
+
+log = logging.getLogger(__name__)
 
 
 @guarded
@@ -86,7 +91,11 @@ class DailyBoard:
         self, interaction: Interaction, game: DailyGame, chosen: Picked | None, note: str | None
     ) -> Drawn:
         next_in = daily.Day.at(interaction.client.clock()).next_in
-        return drawn.board(game, next_in, chosen, note=note, t=i18n.person(interaction))
+        t = i18n.person(interaction)
+        ending = core.ending(game.log)
+        if ending is not None and ending.kind is MoveKind.TIMEOUT:  # its day ended first
+            note = drawn.closed(game, t=t)
+        return drawn.board(game, next_in, chosen, note=note, t=t)
 
     async def guess(
         self, interaction: Interaction, game: DailyGame, stamp: int, code: str | Code
@@ -178,5 +187,34 @@ LEADERBOARD = LeaderboardSpec(slash.pgettext("leaderboard", "daily (today)"), le
 """`/mastermind leaderboard games:`, its choice and its board."""
 
 
-MODE = ModeSpec.of(DailyRecord(), DailyInputs, drawn, record=record, leaderboards=(LEADERBOARD,))
+async def day_change(bot: Host, *, served_only: bool, while_held: Held) -> int:
+    """The daily's timer (its `ModeSpec.timers`): at 00:00 UTC the games of the day before
+    that nobody finished end, as a late move would end them (nothing public: the result line
+    is for a finished game); then it waits for the next midnight. At ready and in the
+    cluster's pass it also ends what a day change owed while no process waited for it. A
+    board is private, so its player's next click shows it closed."""
+    now = bot.clock()
+    guilds = bot.serves if served_only else None
+    closed = await daily.close_past_days(bot.store, now, guilds, while_held)
+    if closed:
+        log.info("the day changed: %d unfinished game(s) of past days ended", len(closed))
+    if while_held():
+
+        async def at_midnight() -> None:
+            await day_change(bot, served_only=served_only, while_held=while_held)
+
+        midnight = now + daily.Day.at(now).next_in
+        key = f"{KIND}:{'served' if served_only else 'all'}"
+        bot.timers.at(key, midnight.timestamp(), at_midnight)
+    return len(closed)
+
+
+MODE = ModeSpec.of(
+    DailyRecord(),
+    DailyInputs,
+    drawn,
+    record=record,
+    leaderboards=(LEADERBOARD,),
+    timers=day_change,
+)
 """The daily mode, as the registry lists it."""
