@@ -16,8 +16,8 @@ from bot.store import Held
 log = logging.getLogger(__name__)
 
 CHORES_SECONDS = 600
-"""How often the chores run (boards behind their games, timers owed after a take-over,
-games nobody played for GAME_TIMEOUT_HOURS)."""
+"""How often the chores run (timers owed after a take-over, the expiry timer among them, and
+boards behind their games)."""
 
 
 @dataclass(frozen=True)
