@@ -6,6 +6,7 @@ import asyncio
 import contextlib
 import logging
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -21,6 +22,7 @@ from bot.engine import cache_dir
 from bot.engine.game import Game
 from bot.interactions import boards, expiry
 from bot.interactions.context import Host, ModeSpec, TimerPass
+from bot.interactions.keeper import BoardKeeper
 from bot.interactions.replies import on_app_command_error
 from bot.interactions.timers import Timers
 from bot.modes import registry
@@ -52,6 +54,17 @@ def servers(count: int) -> str:
     return f"{count} server" if count == 1 else f"{count} servers"
 
 
+@dataclass
+class _Owned:
+    """The services a bot owns, each None until `setup_hook` opens it (a bot closed before its
+    start closes only what it has): `_close_in_order` says in which order they close."""
+
+    store: Store | None = None
+    boards: BoardKeeper | None = None
+    solver: SolverPool | None = None
+    charts: ChartPool | None = None
+
+
 class MastermindBot(Host):
     """A slash-command-only bot: no privileged intents, no message content."""
 
@@ -80,6 +93,9 @@ class MastermindBot(Host):
         self.clock: Callable[[], datetime] = clock or (lambda: datetime.now(UTC))
         """What time it is (aware, UTC), for every mode whose rules follow the calendar or a
         clock. Tests move it."""
+        self._owned = _Owned(store=store)
+        """The services this bot opens (in setup_hook) and closes (in `close`); None until
+        opened. A store handed in is the bot's to close too."""
         if store is not None:
             self.store = store
         self.timers = Timers(self.clock)
@@ -97,19 +113,23 @@ class MastermindBot(Host):
         self._metrics: asyncio.Task[None] | None = None
 
     async def setup_hook(self) -> None:
-        if not hasattr(self, "store"):
-            self.store = await open_store(self.settings.database)
-        self.boards = boards.keeper_for(self)
+        if self._owned.store is None:
+            self.store = self._owned.store = await open_store(self.settings.database)
+        self.boards = self._owned.boards = boards.keeper_for(self)
         self.boards.start()
         cache = cache_dir.choose(self.settings.cache_dir)  # before any worker starts
         if cache.problem is not None:
             log.warning("%s", cache.problem)
-        self.solver = SolverPool(self.settings.solver_workers, self.settings.solver_time_budget)
+        self.solver = self._owned.solver = SolverPool(
+            self.settings.solver_workers, self.settings.solver_time_budget
+        )
         self._warming = asyncio.create_task(self._warm_solver(cache), name="warm-solver")
         if self.health_file is not None:
             beating = health.beat(self.health_file, self._connected)
             self._heartbeat = asyncio.create_task(beating, name="heartbeat")
-        self.charts = ChartPool(self.settings.charts_on)  # its worker starts on the first chart
+        self.charts = self._owned.charts = ChartPool(
+            self.settings.charts_on
+        )  # its worker starts on the first chart
         if self.prometheus is not None and self.settings.metrics_port is not None:
             self.prometheus.attach(self)  # here: the bot's tasks inherit what it sets
             self.prometheus.watch_workers(self._worker_pids)
@@ -159,8 +179,7 @@ class MastermindBot(Host):
 
     def _worker_pids(self) -> list[tuple[str, int]]:
         """The worker processes, for the metrics' memory of each (read at each scrape)."""
-        solver = getattr(self, "solver", None)
-        charts = getattr(self, "charts", None)
+        solver, charts = self._owned.solver, self._owned.charts
         return [
             *(("solver", pid) for pid in (solver.pids if solver else [])),
             *(("chart", pid) for pid in (charts.pids if charts else [])),
@@ -215,10 +234,6 @@ class MastermindBot(Host):
             self._reconciling = asyncio.create_task(self._reconcile(), name="reconcile-boards")
 
     async def _reconcile(self) -> None:
-        try:
-            await expiry.expiry_pass(self, served_only=True, while_held=always)
-        except Exception:
-            log.exception("ending the games past their deadline failed; the pass retries")
         for spec in registry.MODES:
             if spec.timers is None:
                 continue
@@ -230,6 +245,10 @@ class MastermindBot(Host):
             await self.boards.reconcile(served_only=True)
         except Exception:
             log.exception("redrawing the boards behind their games failed; the pass retries")
+        try:  # last: the modes' deadlines and the boards come first
+            await expiry.expiry_pass(self, served_only=True, while_held=always)
+        except Exception:
+            log.exception("ending the games past their deadline failed; the pass retries")
 
     async def expire_stale_games(self, older_than: timedelta, while_held: Held = always) -> int:
         """End now the games nobody touched for `older_than` (`bot.interactions.expiry` does
@@ -291,15 +310,16 @@ class MastermindBot(Host):
         await self.timers.close()
         if self.cluster is not None:  # another process may take the jobs and shards over now
             await self.cluster.close()
-        if hasattr(self, "solver"):
+        owned = self._owned
+        if owned.solver is not None:
             # A simulation may run for seconds; its player is told it stopped, and no move
             # waits on it, so it goes first.
-            self.solver.stop_simulations()
+            owned.solver.stop_simulations()
             if self._warming is not None and not self._warming.done():
                 # Still compiling: no move waiting for it could finish within the grace, so
                 # the workers stop now and each waiting player is told while Discord still
                 # listens (after the connection closes, nobody could be).
-                await self.solver.close(grace=0.0)
+                await owned.solver.close(grace=0.0)
         deadline = asyncio.get_running_loop().time() + SHUTDOWN_GRACE_SECONDS
         while self.in_flight:
             left = deadline - asyncio.get_running_loop().time()
@@ -307,17 +327,17 @@ class MastermindBot(Host):
                 log.warning("closing with %d interaction(s) still running", len(self.in_flight))
                 break
             await asyncio.wait(set(self.in_flight), timeout=left)
-        if hasattr(self, "boards"):  # the last moves' boards are drawn and recorded
+        if owned.boards is not None:  # the last moves' boards are drawn and recorded
             left = deadline - asyncio.get_running_loop().time()
-            await self.boards.close(max(0.1, left))
+            await owned.boards.close(max(0.1, left))
         await super().close()
-        if hasattr(self, "store"):
-            await self.store.close()
-        if hasattr(self, "solver"):
-            self.solver.shutdown()
+        if owned.store is not None:
+            await owned.store.close()
+        if owned.solver is not None:
+            owned.solver.shutdown()
         if self._warming is not None:  # ended by the shutdown; only its outcome is collected
             self._warming.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await self._warming
-        if hasattr(self, "charts"):
-            self.charts.shutdown()
+        if owned.charts is not None:
+            owned.charts.shutdown()
