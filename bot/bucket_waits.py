@@ -1,5 +1,5 @@
 """discord.py's own rate-limit waits, timed: the requests it holds back because Discord's
-headers said their bucket was empty (`X-RateLimit-Remaining: 0`), with no 429 at all.
+headers said their bucket was empty (no requests remaining in it), with no 429 at all.
 
 Under Discord's limits these waits, not 429s, are what a busy bot meets (a soak under the
 fake's limits sees none of the latter), and they hold whoever awaits the request: the request
