@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -28,7 +28,7 @@ from bot.interactions.timers import Timers
 from bot.modes import registry
 from bot.prometheus import REFRESH_SECONDS, Prometheus, kind_of
 from bot.solver_pool import SolverPool, SolverUnavailable
-from bot.store import Held, Store, always, open_store
+from bot.store import Held, Store, StoreBusy, always, open_store
 from bot.ui.i18n import Messages
 from bot.ui.i18n.translator import CatalogueTranslator
 
@@ -47,6 +47,18 @@ def _prometheus(settings: Settings) -> Prometheus | None:
     series = Prometheus()
     metrics.use(series)
     return series
+
+
+@contextlib.contextmanager
+def _retried_later(what: str) -> Iterator[None]:
+    """A part of the ready pass that failed is retried by the cluster's pass; a database that
+    is away or busy has been told once by the store, so that is not an ERROR again here."""
+    try:
+        yield
+    except StoreBusy:
+        log.debug("%s waits for the database; the pass retries", what)
+    except Exception:
+        log.exception("%s failed; the pass retries", what)
 
 
 def servers(count: int) -> str:
@@ -237,18 +249,12 @@ class MastermindBot(Host):
         for spec in registry.MODES:
             if spec.timers is None:
                 continue
-            try:
+            with _retried_later(f"setting the {spec.kind} timers again"):
                 await spec.timers(self, served_only=True, while_held=always)
-            except Exception:
-                log.exception("setting the %s timers again failed; the pass retries", spec.kind)
-        try:
+        with _retried_later("redrawing the boards behind their games"):
             await self.boards.reconcile(served_only=True)
-        except Exception:
-            log.exception("redrawing the boards behind their games failed; the pass retries")
-        try:  # last: the modes' deadlines and the boards come first
+        with _retried_later("ending the games past their deadline"):  # last: the above first
             await expiry.expiry_pass(self, served_only=True, while_held=always)
-        except Exception:
-            log.exception("ending the games past their deadline failed; the pass retries")
 
     async def expire_stale_games(self, older_than: timedelta, while_held: Held = always) -> int:
         """End now the games nobody touched for `older_than` (`bot.interactions.expiry` does

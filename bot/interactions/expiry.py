@@ -17,7 +17,7 @@ import logging
 from datetime import timedelta
 
 from bot.interactions.context import Host
-from bot.store import Held
+from bot.store import Held, StoreBusy
 
 log = logging.getLogger(__name__)
 
@@ -58,8 +58,11 @@ async def arm(bot: Host, *, served_only: bool, while_held: Held) -> None:
     async def fire() -> None:
         try:
             await expiry_pass(bot, served_only=served_only, while_held=while_held)
-        except Exception:  # the database, say: try again soon, or no timer would be left
-            log.exception("the expiry pass failed; it tries again in %d s", RETRY_SECONDS)
+        except Exception as error:  # the database, say: try again soon, or no timer is left
+            if isinstance(error, StoreBusy):  # the store has said so, once per outage
+                log.debug("the expiry pass waits for the database (%d s)", RETRY_SECONDS)
+            else:
+                log.exception("the expiry pass failed; it tries again in %d s", RETRY_SECONDS)
             again = bot.clock().timestamp() + RETRY_SECONDS
             bot.timers.at(_key(served_only), again, fire)
 

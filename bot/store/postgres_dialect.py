@@ -262,6 +262,12 @@ class PostgresDialect:
             raise StoreBusy() from None
         except asyncpg.UniqueViolationError as error:
             raise Conflict(index=error.constraint_name) from error
+        except (OSError, asyncpg.PostgresConnectionError) as error:
+            # The server went away mid-transaction: the same outage as a refused connection
+            # (one WARNING), and the caller's "try again" (a move's input is stored with it,
+            # so one whose COMMIT did land is not applied twice).
+            self.unreachable(error)
+            raise StoreBusy() from error
         finally:
             await pool.release(conn)
 
