@@ -195,6 +195,37 @@ class Settings:
         ),
     )
 
+    activity_port: int | None = field(
+        default=None,
+        metadata=row(
+            "ACTIVITY_PORT",
+            InRange.whole(1, 65535),
+            "A port for the Discord Activity, the game's graphical board inside Discord "
+            "(docs/activity.md), served by the bot itself; needs DISCORD_CLIENT_SECRET; off "
+            "without it, and then nothing of it is loaded",
+            absent="(off)",
+        ),
+    )
+    client_secret: str | None = field(
+        default=None,
+        metadata=row(
+            "DISCORD_CLIENT_SECRET",
+            Text(),
+            "The application's OAuth2 client secret (Developer Portal, OAuth2): the Activity "
+            "signs players in with it; needs ACTIVITY_PORT; never logged, never sent to a browser",
+            show=hidden,
+        ),
+    )
+    activity_host: str = field(
+        default="127.0.0.1",
+        metadata=row(
+            "ACTIVITY_HOST",
+            Text(),
+            "The address the Activity's web server listens on, behind the HTTPS proxy or tunnel "
+            "that Discord reaches; 0.0.0.0 for every interface (in a container)",
+        ),
+    )
+
     def __repr__(self) -> str:
         return redacted_repr(self)
 
@@ -239,6 +270,7 @@ class Settings:
             found = _found(dotenv, error)
             raise MissingSetting(f"{error} (looked in {dotenv}: {found}.)") from None
         _check_shards(settings, environ.get("SHARD_IDS", "").strip())
+        _check_activity(settings)
         return settings
 
 
@@ -280,6 +312,23 @@ def _check_shards(settings: Settings, raw: str) -> None:
             "SHARD_IDS splits the bot over several processes, which must share a PostgreSQL "
             "database: set DATABASE_URL=postgresql://... (on SQLite, one process runs every "
             "shard: leave SHARD_IDS empty)."
+        )
+
+
+def _check_activity(settings: Settings) -> None:
+    """The Activity needs both its port and the client secret; one without the other is a
+    setting half given, not a choice."""
+    if settings.activity_port is not None and settings.client_secret is None:
+        raise ConfigError(
+            "ACTIVITY_PORT needs DISCORD_CLIENT_SECRET: the application's client secret "
+            "(Developer Portal -> your application -> OAuth2), with which the Activity signs "
+            "players in; or leave ACTIVITY_PORT empty to turn the Activity off."
+        )
+    if settings.activity_port is None and settings.client_secret is not None:
+        raise ConfigError(
+            "DISCORD_CLIENT_SECRET is set but ACTIVITY_PORT is not: set ACTIVITY_PORT to the "
+            "port the Activity listens on (docs/activity.md), or leave DISCORD_CLIENT_SECRET "
+            "empty."
         )
 
 
