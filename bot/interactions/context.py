@@ -130,12 +130,13 @@ class ModeBoard(Protocol[GameIn]):
         self, game: GameIn, remaining: int | None, note: str | None, t: Messages, /
     ) -> Drawn: ...
 
-    def confirm(self, t: Messages, /) -> str: ...
-
     def ended(self, game: GameIn, by: int, t: Messages, /) -> str: ...
 
     @property
     def ERRORS(self) -> ErrorWords: ...  # the board module's constant
+
+    @property
+    def CONFIRM(self) -> Callable[[Messages], str]: ...
 
     @property
     def CHART(self) -> ChartLook: ...
@@ -204,7 +205,7 @@ class ModeSpec(Generic[G]):
             codec,
             cog,
             board.draw,
-            board.confirm,
+            board.CONFIRM,
             board.ended,
             chart=board.CHART,
             rules=board.RULES,

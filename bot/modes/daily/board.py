@@ -30,6 +30,14 @@ from bot.ui.i18n import Messages, later
 from bot.ui.ids import ID, Route
 from bot.ui.text import mention
 
+RULES = later.gettext(
+    "Every day\n"
+    "`/mastermind daily`: one code a day for everybody, played privately, with a spoiler-"
+    "free result to share and a streak to keep."
+)
+"""The daily mode's section of `/mastermind rules`: its heading, a new line, its text."""
+
+
 DAILY_PICK = Route("dpick", (("game", ID), ("peg", 1)))
 """A peg's colour on a daily board: the board itself is redrawn with the choice."""
 DAILY_SEND = Route("dsend", (("game", ID), ("version", 6)))
@@ -72,16 +80,8 @@ CHART = ChartLook(later.pgettext("chart", "daily"), OKABE_ITO["bluish green"])
 """The daily mode's games in a chart: their name and their colour."""
 
 
-def confirm(t: Messages) -> str:
-    return t.gettext("End your daily game? It counts as not solved.")
-
-
-RULES = later.gettext(
-    "Every day\n"
-    "`/mastermind daily`: one code a day for everybody, played privately, with a spoiler-"
-    "free result to share and a streak to keep."
-)
-"""The daily mode's section of `/mastermind rules`: its heading, a new line, its text."""
+CONFIRM = later.gettext("End your daily game? It counts as not solved.")
+"""The private question before a daily game ends."""
 
 
 def ended(game: DailyGame, by: int, t: Messages) -> str:

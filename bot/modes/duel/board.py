@@ -304,9 +304,8 @@ def round_line(game: DuelGame, t: Messages) -> str:
     return "\n".join(lines)
 
 
-def confirm(t: Messages) -> str:
-    """The private question before giving a duel up."""
-    return t.gettext("Give the duel up and reveal both secrets?")
+CONFIRM = later.gettext("Give the duel up and reveal both secrets?")
+"""The private question before giving a duel up."""
 
 
 def ended(game: DuelGame, by: int, t: Messages) -> str:

@@ -24,6 +24,15 @@ from bot.ui.i18n import Messages, later
 from bot.ui.ids import ID, NUMBER, Route
 from bot.ui.text import mention
 
+RULES = later.gettext(
+    "You crack the bot's code\n"
+    "`/mastermind play` starts a game in this channel (options: pegs, colours, guesses, "
+    "duplicates, solo). Guess with `/mastermind guess code:RGBY`, or press **Guess** on the"
+    " board. Codes may be written `1122`, `RRGG`, `red red green green` or with emoji."
+)
+"""The play mode's section of `/mastermind rules`: its heading, a new line, its text."""
+
+
 GUESS = Route("guess", (("game", ID),))
 SUBMIT_PICK = Route("send", (("game", ID),))
 PICK_PEG = Route("pick", (("game", ID), ("peg", 1)))
@@ -121,18 +130,8 @@ CHART = ChartLook(later.pgettext("chart", "play"), OKABE_ITO["blue"])
 """The play mode's games in a chart: their name and their colour."""
 
 
-def confirm(t: Messages) -> str:
-    """The private question before a play game ends."""
-    return t.gettext("End this game and reveal the secret?")
-
-
-RULES = later.gettext(
-    "You crack the bot's code\n"
-    "`/mastermind play` starts a game in this channel (options: pegs, colours, guesses, "
-    "duplicates, solo). Guess with `/mastermind guess code:RGBY`, or press **Guess** on the"
-    " board. Codes may be written `1122`, `RRGG`, `red red green green` or with emoji."
-)
-"""The play mode's section of `/mastermind rules`: its heading, a new line, its text."""
+CONFIRM = later.gettext("End this game and reveal the secret?")
+"""The private question before a play game ends."""
 
 
 def ended(game: PlayGame, by: int, t: Messages) -> str:

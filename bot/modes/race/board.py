@@ -44,6 +44,14 @@ from bot.ui.i18n import Messages, later
 from bot.ui.ids import ID, Route
 from bot.ui.text import mention
 
+RULES = later.gettext(
+    "Together\n"
+    "`/mastermind race`: everyone who joins cracks the same code on their own board; first "
+    "to crack it wins."
+)
+"""The race mode's section of `/mastermind rules`: its heading, a new line, its text."""
+
+
 RACE_JOIN = Route("rjoin", (("game", ID),))
 RACE_START = Route("rstart", (("game", ID),))
 RACE_BOARD = Route("rboard", (("game", ID),))
@@ -233,17 +241,8 @@ CHART = ChartLook(later.pgettext("chart", "race"), OKABE_ITO["reddish purple"])
 """The race mode's games in a chart: their name and their colour."""
 
 
-def confirm(t: Messages) -> str:
-    """The private question before a race ends."""
-    return t.gettext("End this race for everyone and reveal the secret?")
-
-
-RULES = later.gettext(
-    "Together\n"
-    "`/mastermind race`: everyone who joins cracks the same code on their own board; first "
-    "to crack it wins."
-)
-"""The race mode's section of `/mastermind rules`: its heading, a new line, its text."""
+CONFIRM = later.gettext("End this race for everyone and reveal the secret?")
+"""The private question before a race ends."""
 
 
 def ended(game: RaceGame, by: int, t: Messages) -> str:

@@ -33,6 +33,15 @@ from bot.ui.i18n import ENGLISH, Messages, later
 from bot.ui.ids import ID, Route
 from bot.ui.text import mention
 
+RULES = later.gettext(
+    "The bot cracks yours\n"
+    "`/mastermind solve` and think of a code. Press the button with the pegs each guess "
+    "earns. Made a mistake? **Undo last answer**. With the default Knuth strategy, 4 pegs "
+    "and 6 colours never take more than 5 guesses."
+)
+"""The solve mode's section of `/mastermind rules`: its heading, a new line, its text."""
+
+
 STOP_SOLVE = Route("stop", (("game", ID),))
 ANSWER = Route("ans", (("game", ID), ("version", 6), ("black", 1), ("white", 1)))
 ANSWER_SELECT = Route("anss", (("game", ID), ("version", 6), ("part", 1)))
@@ -177,18 +186,8 @@ CHART = ChartLook(later.pgettext("chart", "solve"), OKABE_ITO["orange"])
 """The solve mode's games in a chart: their name and their colour."""
 
 
-def confirm(t: Messages) -> str:
-    """The private question before a solve game ends."""
-    return t.gettext("End this game and stop my guessing?")
-
-
-RULES = later.gettext(
-    "The bot cracks yours\n"
-    "`/mastermind solve` and think of a code. Press the button with the pegs each guess "
-    "earns. Made a mistake? **Undo last answer**. With the default Knuth strategy, 4 pegs "
-    "and 6 colours never take more than 5 guesses."
-)
-"""The solve mode's section of `/mastermind rules`: its heading, a new line, its text."""
+CONFIRM = later.gettext("End this game and stop my guessing?")
+"""The private question before a solve game ends."""
 
 
 def ended(game: Game, by: int, t: Messages) -> str:
