@@ -201,6 +201,44 @@ Injected failures (not violations: Discord failing, not the bot):
   `await stall.wait_arrived()`, then `stall.release(serve=True)` (served) or `serve=False`
   (answered 503 and never applied): kill the bot in between to test a crash in that window.
 
+The Activity (activities.py; `FakeDiscord(activities=True)`, or `enable_activities()` /
+`disable_activities()` at any time; the `fake_discord` fixture starts without them):
+
+- With Activities the application carries the EMBEDDED flag (1 << 17) and owns a global Entry
+  Point command (type 4, name "launch", `handler` 2: Discord launches the Activity itself). A
+  bulk overwrite of the global commands that would remove it is refused 400 with code 50240 and
+  a `command-sync` violation; sending it back (type, name, description, handler) keeps it with
+  its id; deleting it on its own is allowed. An Entry Point in a guild, a second one, one with
+  an unknown handler, or any without Activities is 400 Invalid Form Body (50035).
+- `POST /oauth2/token` (form-encoded; the client's id and secret in the form or HTTP Basic):
+  `oauth_code(user, *, scopes=("identify",), redirect_uri=None) -> code` mints what the
+  Discord client gets after the user authorizes; it is exchanged once, within 10 minutes, for
+  `{access_token, token_type: "Bearer", expires_in, refresh_token, scope}`. Refusals are
+  OAuth2's shape `{error, error_description}`: 401 `invalid_client` (id or `client_secret`),
+  400 `invalid_grant` (unknown, used or expired code, redirect_uri mismatch),
+  `unsupported_grant_type`, `invalid_request` (no grant_type, a JSON body).
+  `activity_side.exchanges` lists every exchange with its status.
+- `GET /users/@me` with `Authorization: Bearer <access_token>` (scope identify): the user with
+  `locale` (`set_user_locale`); a bad, expired or identify-less token is 401. The bot token
+  still logs the bot in there. `oauth_token(user, *, scopes=("identify",))` mints a token
+  directly.
+- `GET /applications/{app}/activity-instances/{instance_id}` with the bot token: `{application_id,
+  instance_id, launch_id, location: {id, kind "gc"|"pc", channel_id, guild_id (gc only)},
+  users}`; 404 for an unknown or ended instance. `start_activity(channel, users=("alice",)) ->
+  FakeActivityInstance` (one per channel), `join_activity(instance, user)`,
+  `leave_activity(instance, user)` (it ends with its last user), `launch_from_entry_point(
+  channel, user)` (the App Launcher: the bot hears nothing), `activity_instances`,
+  `activity_instance(id)`, `activity_launches` ([Launch(user, instance, interaction)]).
+  FakeActivityInstance: instance_id, launch_id, channel, users, ended, kind, location_id.
+- The LAUNCH_ACTIVITY callback (type 12, `interaction.response.launch_activity()`) answers a
+  command, a component or a modal submit (else a `callback-type` violation): the user joins the
+  channel's running instance or starts one, `handle.activity_instance` / `await
+  handle.launched()` return it, and `?with_response` carries `activity_instance_id` and the
+  `activity_instance` resource. Refused as Discord refuses, with no violation (Discord, not
+  the bot) and the interaction left unanswered: an app without Activities, 400 code 50234
+  (Discord documents the refusal but no code; the bot must not rely on the number); a user
+  without Use Activities in the guild channel, 403 50013. @everyone grants Use Activities.
+
 Gateway control: `await drop_gateway(code=4000, *, abort=False, wait_resumed=True,
 timeout=10.0)`, `await request_reconnect(*, timeout=10.0)` (op 7), `await
 invalidate_session()` (op 9: a new IDENTIFY; discord.py waits 5 s before it).
@@ -209,6 +247,7 @@ Every wait raises `FakeDiscordError` (an AssertionError) on timeout, listing vio
 last REST requests and the output of bot processes.
 """
 
+from tests.discord_fake.activities import FakeActivityInstance
 from tests.discord_fake.driver import FakeDiscord
 from tests.discord_fake.models import (
     FakeDiscordError,
@@ -225,6 +264,7 @@ from tests.discord_fake.world import FakeChannel, FakeRole, FakeUser
 
 __all__ = [
     "BotProcess",
+    "FakeActivityInstance",
     "FakeChannel",
     "FakeDiscord",
     "FakeDiscordError",

@@ -16,6 +16,12 @@ from typing import Any, Self, TypeVar
 
 import discord
 
+from tests.discord_fake.activities import (
+    DISCORD_LAUNCH_ACTIVITY,
+    ENTRY_POINT,
+    FakeActivityInstance,
+    Launch,
+)
 from tests.discord_fake.models import FakeDiscordError, FakeMessage, FakeModal, InteractionHandle
 from tests.discord_fake.patching import patch_discord
 from tests.discord_fake.process import BotProcess
@@ -585,6 +591,79 @@ class FakeDiscord(FakeDiscordServer):
         for key in ("members", "channels", "threads", "voice_states", "presences", "joined_at"):
             data.pop(key, None)
         await self._guild_event("GUILD_UPDATE", data, guild_id)
+
+    # the Activity ----------------------------------------------------------------------------
+
+    @property
+    def client_secret(self) -> str:
+        """The application's client secret, which `POST /oauth2/token` checks."""
+        return self.activity_side.client_secret
+
+    @property
+    def activities_enabled(self) -> bool:
+        """The application has Activities (`FakeDiscord(activities=True)`, `enable_activities`)."""
+        return self.activity_side.enabled
+
+    @property
+    def activity_instances(self) -> list[FakeActivityInstance]:
+        """Every instance that ran, oldest first (`ended` for those that stopped)."""
+        return list(self.activity_side.instances.values())
+
+    @property
+    def activity_launches(self) -> list[Launch]:
+        """Every launch: from the Entry Point or a LAUNCH_ACTIVITY answer (`interaction`)."""
+        return list(self.activity_side.launches)
+
+    def activity_instance(self, instance_id: str) -> FakeActivityInstance:
+        """The instance with this id (KeyError if none ever ran)."""
+        return self.activity_side.instances[instance_id]
+
+    def start_activity(
+        self, channel: ChannelRef, users: Sequence[UserRef] = ("alice",)
+    ) -> FakeActivityInstance:
+        """A new instance in `channel` with `users` in it, as if the first launched it and the
+        others joined (ValueError if one already runs there)."""
+        return self.activity_side.start(self.channel(channel), [self.user(u) for u in users])
+
+    def launch_from_entry_point(self, channel: ChannelRef, user: UserRef) -> FakeActivityInstance:
+        """`user` runs the Entry Point from the App Launcher in `channel`. With Discord's handler
+        (2) Discord opens the Activity and the bot hears nothing; the instance is returned."""
+        if not self.activities_enabled:
+            raise FakeDiscordError("the application has no Activities: no Entry Point to run")
+        entry = [c for c in self.commands.get(None, []) if c.get("type") == ENTRY_POINT]
+        if not entry:
+            raise FakeDiscordError("the application has no Entry Point command")
+        if entry[0].get("handler") != DISCORD_LAUNCH_ACTIVITY:
+            raise FakeDiscordError("the Entry Point is the app's to handle (handler 1)")
+        instance = self.activity_side.launch(self.channel(channel), self.user(user))
+        self.changed()
+        return instance
+
+    def join_activity(self, instance: FakeActivityInstance, user: UserRef) -> None:
+        """`user` opens the running instance."""
+        self.activity_side.join(instance, self.user(user))
+        self.changed()
+
+    def leave_activity(self, instance: FakeActivityInstance, user: UserRef) -> None:
+        """`user` closes the Activity; the instance ends when its last user leaves (its GET
+        answers 404 from then on)."""
+        self.activity_side.leave(instance, self.user(user))
+        self.changed()
+
+    def oauth_code(
+        self,
+        user: UserRef,
+        *,
+        scopes: Sequence[str] = ("identify",),
+        redirect_uri: str | None = None,
+    ) -> str:
+        """The code the Discord client hands the page after `user` authorized the app (the
+        SDK's `authorize`): exchangeable once, within 10 minutes, at `POST /oauth2/token`."""
+        return self.activity_side.mint_code(self.user(user), tuple(scopes), redirect_uri)
+
+    def oauth_token(self, user: UserRef, *, scopes: Sequence[str] = ("identify",)) -> str:
+        """A bearer token for `user`, as an exchange would give (for tests of what follows)."""
+        return self.activity_side.mint_token(self.user(user), tuple(scopes))
 
     async def _guild_event(
         self, event: str, data: dict[str, Any], guild: int | None = None

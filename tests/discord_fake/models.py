@@ -12,6 +12,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from tests.discord_fake.activities import LAUNCH_ACTIVITY, FakeActivityInstance
 from tests.discord_fake.rules import COMPONENTS_V2, EPHEMERAL, LOADING, walk_components
 from tests.discord_fake.world import FakeChannel, FakeUser, iso_now
 
@@ -240,6 +241,8 @@ class InteractionHandle:
     #: the deadline is fine (discord.py drops component interactions it cannot match).
     forged: bool = False
     expect_answer: bool = True
+    #: The instance a LAUNCH_ACTIVITY answer (type 12) launched or joined.
+    activity_instance: FakeActivityInstance | None = None
 
     @property
     def answered(self) -> bool:
@@ -260,7 +263,7 @@ class InteractionHandle:
         return first + [m for m in self.followups if m is not self.original]
 
     async def answer(self, timeout: float = 5.0) -> int:
-        """Wait for the first answer and return its callback type (4, 5, 6, 7, 8 or 9)."""
+        """Wait for the first answer and return its callback type (4 to 9, or 12)."""
         await self.fake.wait_for(
             lambda: self.answered, timeout, f"the first answer to {self.description}"
         )
@@ -303,6 +306,15 @@ class InteractionHandle:
         if kind != 9 or self.opened_modal is None:
             raise FakeDiscordError(f"{self.description} was answered with type {kind}, not a modal")
         return self.opened_modal
+
+    async def launched(self, timeout: float = 5.0) -> FakeActivityInstance:
+        """The Activity instance the answer (type 12, LAUNCH_ACTIVITY) opened for the user."""
+        kind = await self.answer(timeout)
+        if kind != LAUNCH_ACTIVITY or self.activity_instance is None:
+            raise FakeDiscordError(
+                f"{self.description} was answered with type {kind}, not LAUNCH_ACTIVITY"
+            )
+        return self.activity_instance
 
     async def choices(self, timeout: float = 5.0) -> list[dict[str, Any]]:
         """The autocomplete choices the bot offered (type 8)."""

@@ -23,6 +23,13 @@ import discord
 from aiohttp import WSMsgType, web
 
 from tests.discord_fake import limits, rules
+from tests.discord_fake.activities import (
+    DEFAULT_ENTRY_POINT,
+    ENTRY_POINT,
+    LAUNCH_ACTIVITY,
+    ActivitySide,
+)
+from tests.discord_fake.errors import HttpError, OAuthError
 from tests.discord_fake.models import (
     FakeDiscordError,
     FakeMessage,
@@ -72,27 +79,8 @@ CALLBACK_ALLOWED: dict[int, frozenset[int]] = {
     7: frozenset({3, 5}),
     8: frozenset({4}),
     9: frozenset({2, 3}),
+    LAUNCH_ACTIVITY: frozenset({2, 3, 5}),
 }
-
-
-class HttpError(Exception):
-    """A Discord-style error response: status, JSON error code and message."""
-
-    def __init__(
-        self, status: int, code: int, message: str, errors: dict[str, Any] | None = None
-    ) -> None:
-        super().__init__(message)
-        self.status = status
-        self.code = code
-        self.message = message
-        self.errors = errors
-
-    def body(self) -> dict[str, Any]:
-        """The JSON body discord.py turns into HTTPException/NotFound/Forbidden."""
-        data: dict[str, Any] = {"message": self.message, "code": self.code}
-        if self.errors:
-            data["errors"] = self.errors
-        return data
 
 
 def _file_index(name: str | None) -> int | None:
@@ -271,6 +259,7 @@ class FakeDiscordServer:
         shard_count: int = 1,
         heartbeat_before_clicks: bool = True,
         rate_limits: limits.Limits | None = limits.DISCORD,
+        activities: bool = False,
     ) -> None:
         self.token = token or f"fake.{secrets.token_urlsafe(24)}"
         #: Discord's rate limits as this fake enforces them (None: unlimited, which a test
@@ -332,8 +321,28 @@ class FakeDiscordServer:
         self._runner: web.AppRunner | None = None
         self._site: web.TCPSite | None = None
         self.port = 0
-        self._routes: list[tuple[str, re.Pattern[str], Handler, bool]] = []
+        self._routes: list[tuple[str, re.Pattern[str], Handler, bool, bool]] = []
         self._install_routes()
+        #: The Activity's side: the flag, instances, OAuth codes and tokens (activities.py).
+        self.activity_side = ActivitySide(self.world, self.ids, self.now, enabled=False)
+        if activities:
+            self.enable_activities()
+
+    def enable_activities(self) -> None:
+        """Turn Activities on, as in the Developer Portal: Discord adds the default Entry Point
+        command to the global commands (unless the app has one)."""
+        self.activity_side.set_enabled(True)
+        current = self.commands.setdefault(None, [])
+        if not any(c.get("type") == ENTRY_POINT for c in current):
+            current.append(self._stored_command(None, DEFAULT_ENTRY_POINT))
+        self.changed()
+
+    def disable_activities(self) -> None:
+        """Turn Activities off; the Entry Point command goes with them."""
+        self.activity_side.set_enabled(False)
+        current = self.commands.get(None, [])
+        self.commands[None] = [c for c in current if c.get("type") != ENTRY_POINT]
+        self.changed()
 
     # lifecycle ---------------------------------------------------------------------------
 
@@ -579,9 +588,13 @@ class FakeDiscordServer:
 
     # REST plumbing -------------------------------------------------------------------------
 
-    def _route(self, method: str, pattern: str, handler: Handler, auth: bool = True) -> None:
+    def _route(
+        self, method: str, pattern: str, handler: Handler, auth: bool = True, bearer: bool = False
+    ) -> None:
+        """`auth`: the bot token is required; `bearer`: an OAuth2 bearer token is taken too
+        (the handler checks it)."""
         regex = re.compile("^" + re.sub(r"\{(\w+)\}", r"(?P<\1>[^/]+)", pattern) + "$")
-        self._routes.append((method, regex, handler, auth))
+        self._routes.append((method, regex, handler, auth, bearer))
 
     async def _unknown(self, request: web.Request) -> web.Response:
         self.violate("unknown-route", f"{request.method} {request.path} is outside {API_PREFIX}")
@@ -616,6 +629,8 @@ class FakeDiscordServer:
         content_type = request.headers.get("Content-Type", "")
         if content_type.startswith("application/json"):
             body = await request.json()
+        elif content_type.startswith("application/x-www-form-urlencoded"):
+            body = {key: str(value) for key, value in (await request.post()).items()}
         elif content_type.startswith("multipart/"):
             reader = await request.multipart()
             while (part := await reader.next()) is not None:
@@ -652,11 +667,13 @@ class FakeDiscordServer:
             return web.Response(status=429, text="error code: 1015")  # Cloudflare's ban page
         status, data, headers, scope = 500, None, dict[str, str](), None
         try:
-            for method, regex, handler, auth in self._routes:
+            for method, regex, handler, auth, bearer in self._routes:
                 match = regex.match(path)
                 if match is None or method != request.method:
                     continue
-                if auth and req.headers.get("Authorization") != f"Bot {self.token}":
+                authorization = req.headers.get("Authorization", "")
+                as_bot = authorization == f"Bot {self.token}"
+                if auth and not as_bot and not (bearer and authorization.startswith("Bearer ")):
                     raise HttpError(401, 0, "401: Unauthorized")
                 if limiter is not None:
                     too_soon = limiter.early_retry(req.method, path, req.body)
@@ -666,7 +683,7 @@ class FakeDiscordServer:
                             f"retried {too_soon:.3f} s before its 429's retry_after ran out",
                             req,
                         )
-                    verdict = limiter.admit(req.method, path, req.body, bot_token=auth)
+                    verdict = limiter.admit(req.method, path, req.body, bot_token=auth and as_bot)
                     if isinstance(verdict, Refusal):
                         status, data, scope = 429, verdict.body, verdict.scope
                         headers = verdict.headers
@@ -713,7 +730,8 @@ class FakeDiscordServer:
 
     def _install_routes(self) -> None:
         r = self._route
-        r("GET", "/users/@me", self._get_me)
+        r("GET", "/users/@me", self._get_me, bearer=True)
+        r("POST", "/oauth2/token", self._oauth_token, auth=False)
         r("GET", "/users/{user_id}", self._get_user)
         r("POST", "/users/@me/channels", self._open_dm)
         r("GET", "/oauth2/applications/@me", self._get_application)
@@ -729,6 +747,7 @@ class FakeDiscordServer:
             r("GET", prefix + "/commands/{command_id}", self._get_command)
             r("PATCH", prefix + "/commands/{command_id}", self._patch_command)
             r("DELETE", prefix + "/commands/{command_id}", self._delete_command)
+        r("GET", app + "/activity-instances/{instance_id}", self._get_activity_instance)
         r("POST", "/interactions/{interaction_id}/{token}/callback", self._callback, auth=False)
         hook = "/webhooks/{app_id}/{token}"
         r("POST", hook, self._followup, auth=False)
@@ -756,6 +775,9 @@ class FakeDiscordServer:
     # login ---------------------------------------------------------------------------------
 
     async def _get_me(self, req: Request) -> Any:
+        authorization = req.headers.get("Authorization", "")
+        if authorization.startswith("Bearer "):
+            return self.activity_side.bearer_user(authorization)
         self.login_count += 1
         self.changed()
         return self.world.bot_user.payload()
@@ -772,6 +794,18 @@ class FakeDiscordServer:
 
     async def _get_application(self, req: Request) -> Any:
         return self.world.application_payload()
+
+    async def _oauth_token(self, req: Request) -> Any:
+        """The OAuth2 code exchange (form-encoded, as RFC 6749 and Discord require)."""
+        if not isinstance(req.body, dict) or not req.headers.get("Content-Type", "").startswith(
+            "application/x-www-form-urlencoded"
+        ):
+            raise OAuthError("invalid_request", "The body must be form-encoded.")
+        return self.activity_side.exchange(req.body, req.headers.get("Authorization", ""))
+
+    async def _get_activity_instance(self, req: Request, app_id: str, instance_id: str) -> Any:
+        self._check_app(app_id, None)
+        return self.activity_side.instance_payload(instance_id)
 
     async def _get_gateway_bot(self, req: Request) -> Any:
         return {
@@ -826,6 +860,8 @@ class FakeDiscordServer:
             "name_localizations": data.get("name_localizations"),
             "description_localizations": data.get("description_localizations"),
         }
+        if kind == ENTRY_POINT:
+            stored["handler"] = int(data.get("handler") or 1)
         if guild is not None:
             stored["guild_id"] = str(guild)
         return stored
@@ -836,10 +872,18 @@ class FakeDiscordServer:
     async def _put_commands(self, req: Request, app_id: str, guild_id: str | None = None) -> Any:
         guild = self._check_app(app_id, guild_id)
         problems = rules.check_commands(req.body)
+        if not problems:
+            problems = self.activity_side.command_problems(guild, req.body)
         if problems:
             for problem in problems:
                 self.violate("command-sync", str(problem), req)
             raise form_error(problems)
+        if guild is None:
+            try:
+                self.activity_side.check_keeps_entry_point(self.commands.get(None, []), req.body)
+            except HttpError as error:
+                self.violate("command-sync", f"{error.code}: {error.message}", req)
+                raise
         self.commands[guild] = [self._stored_command(guild, c) for c in req.body]
         self.command_syncs.append((guild, self.login_count))
         self.changed()
@@ -848,6 +892,8 @@ class FakeDiscordServer:
     async def _post_command(self, req: Request, app_id: str, guild_id: str | None = None) -> Any:
         guild = self._check_app(app_id, guild_id)
         problems = rules.check_commands([req.body])
+        if not problems:
+            problems = self.activity_side.command_problems(guild, [req.body])
         if problems:
             for problem in problems:
                 self.violate("command-sync", str(problem), req)
@@ -859,7 +905,7 @@ class FakeDiscordServer:
         self.changed()
         return stored
 
-    def _find_command(self, guild: int | None, command_id: str) -> dict[str, Any]:
+    def _command_by_id(self, guild: int | None, command_id: str) -> dict[str, Any]:
         for command in self.commands.get(guild, []):
             if command["id"] == command_id:
                 return command
@@ -868,13 +914,13 @@ class FakeDiscordServer:
     async def _get_command(
         self, req: Request, app_id: str, command_id: str, guild_id: str | None = None
     ) -> Any:
-        return self._find_command(self._check_app(app_id, guild_id), command_id)
+        return self._command_by_id(self._check_app(app_id, guild_id), command_id)
 
     async def _patch_command(
         self, req: Request, app_id: str, command_id: str, guild_id: str | None = None
     ) -> Any:
         guild = self._check_app(app_id, guild_id)
-        command = self._find_command(guild, command_id)
+        command = self._command_by_id(guild, command_id)
         command.update({k: v for k, v in req.body.items() if k != "id"})
         self.changed()
         return command
@@ -883,7 +929,7 @@ class FakeDiscordServer:
         self, req: Request, app_id: str, command_id: str, guild_id: str | None = None
     ) -> Any:
         guild = self._check_app(app_id, guild_id)
-        command = self._find_command(guild, command_id)
+        command = self._command_by_id(guild, command_id)
         self.commands[guild].remove(command)
         self.changed()
         return None
@@ -969,6 +1015,10 @@ class FakeDiscordServer:
             raise HttpError(400, INVALID_FORM_BODY, "Invalid interaction response type")
         if kind == 7 and target is not None and target.deleted:
             raise HttpError(404, UNKNOWN_MESSAGE, "Unknown Message")
+        if kind == LAUNCH_ACTIVITY:
+            refusal = self.activity_side.launch_refusal(handle)
+            if refusal is not None:  # Discord refusing, not the bot breaking a rule
+                raise refusal
         if kind == 4:
             problems = rules.check_message(data)
         elif kind == 7:
@@ -1004,6 +1054,10 @@ class FakeDiscordServer:
             handle.original = target
         elif kind == 8:
             handle.autocomplete_choices = list(data.get("choices") or [])
+        elif kind == LAUNCH_ACTIVITY:
+            handle.activity_instance = self.activity_side.launch(
+                handle.channel, handle.user, handle
+            )
         elif kind == 9:
             modal = FakeModal(
                 custom_id=data.get("custom_id", ""),
@@ -1032,6 +1086,9 @@ class FakeDiscordServer:
             interaction["response_message_loading"] = message.loading
             interaction["response_message_ephemeral"] = message.ephemeral
             resource["message"] = message.payload()
+        if kind == LAUNCH_ACTIVITY and handle.activity_instance is not None:
+            interaction["activity_instance_id"] = handle.activity_instance.instance_id
+            resource["activity_instance"] = {"id": handle.activity_instance.instance_id}
         return {"interaction": interaction, "resource": resource}
 
     def _check_webhook_app(self, req: Request, app_id: str) -> None:
@@ -1495,7 +1552,10 @@ class FakeDiscordServer:
             ],
             "session_id": session.id,
             "resume_gateway_url": self.gateway_url,
-            "application": {"id": str(self.world.application_id), "flags": 0},
+            "application": {
+                "id": str(self.world.application_id),
+                "flags": self.world.application_flags,
+            },
             "private_channels": [],
             "relationships": [],
             "presences": [],

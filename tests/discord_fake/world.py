@@ -33,6 +33,7 @@ EVERYONE_PERMISSIONS = discord.Permissions(
     use_application_commands=True,
     create_public_threads=True,
     send_messages_in_threads=True,
+    use_embedded_activities=True,
 ).value
 #: The "Moderator" role adds Manage Messages, which the bot may check for admin commands.
 MODERATOR_PERMISSIONS = discord.Permissions(manage_messages=True, manage_threads=True).value
@@ -294,6 +295,8 @@ class World:
     ) -> None:
         self.ids = ids
         self.application_id = ids()
+        #: The application's flags (EMBEDDED, 1 << 17, once it has Activities).
+        self.application_flags = 0
         self.bot_user = FakeUser(self.application_id, bot_name, bot=True)
         self.owner = FakeUser(ids(), "owner")
         self.shard_count = shard_count
@@ -535,7 +538,7 @@ class World:
             "verify_key": "0" * 64,
             "owner": self.owner.payload(),
             "team": None,
-            "flags": 0,
+            "flags": self.application_flags,
             "bot": self.bot_user.payload(),
             "interactions_endpoint_url": None,
             "redirect_uris": [],
