@@ -8,6 +8,11 @@ sync call; a new application or token, a changed `DEV_GUILD_ID` or a changed tre
 With `DEV_GUILD_ID` set, the commands go to that server only and nothing is synced globally, so
 each command appears once there. Commands a previous `DEV_GUILD_ID` left in another server are
 removed at the next start.
+
+An application with Activities has a global Entry Point command (type 4) that Discord made and
+owns; a bulk overwrite of the global commands that leaves it out is refused (error 50240). So
+every global overwrite (`sync`, `unsync`, the start-up sync) first reads the global commands and
+sends the Entry Point back unchanged with the bot's own.
 """
 
 from __future__ import annotations
@@ -15,6 +20,8 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 import discord
 from discord import app_commands
@@ -29,6 +36,11 @@ GUILD_KEY = "commands_guild"
 """Meta key: `<application id>:<guild id>` of the server the last start-up sync went to."""
 
 Tree = app_commands.CommandTree[discord.Client]
+
+ENTRY_POINT = 4
+"""Application command type PRIMARY_ENTRY_POINT (discord.py 2.7 has no enum member for it)."""
+_SERVER_FIELDS = ("application_id", "version", "guild_id")
+"""Fields of a fetched command that Discord sets itself and a write does not send."""
 
 
 def describe(scope: int | None) -> str:
@@ -67,8 +79,44 @@ async def fingerprint(tree: Tree, scope: int | None) -> str:
 
 
 async def push(tree: Tree, scope: int | None) -> int:
-    """Sync the tree to `scope` now; returns the number of commands Discord holds there."""
-    return len(await tree.sync(guild=_target(tree, scope)))
+    """Sync the tree to `scope` now; returns the number of the bot's commands Discord holds
+    there (an Entry Point kept beside them is not counted)."""
+    guild = _target(tree, scope)
+    if guild is not None:
+        return len(await tree.sync(guild=guild))
+    entry_points = await _entry_points(tree)
+    if not entry_points:
+        return len(await tree.sync())
+    commands = tree.get_commands()
+    translator = tree.translator
+    if translator is None:
+        payload = [command.to_dict(tree) for command in commands]
+    else:
+        payload = [await command.get_translated_payload(tree, translator) for command in commands]
+    http = tree.client.http
+    try:
+        synced = await http.bulk_upsert_global_commands(
+            _application_id(tree), payload=[*payload, *entry_points]
+        )
+    except discord.HTTPException as error:
+        if error.status == 400 and error.code == 50035:  # as tree.sync says a bad tree
+            raise app_commands.CommandSyncFailure(error, commands) from None
+        raise
+    return sum(1 for command in synced if command.get("type") != ENTRY_POINT)
+
+
+async def _entry_points(tree: Tree) -> list[dict[str, Any]]:
+    """The application's global Entry Point commands, as a bulk overwrite sends them back."""
+    return _kept(await tree.client.http.get_global_commands(_application_id(tree)))
+
+
+def _kept(existing: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
+    """Of the fetched global commands, the Entry Points, without what Discord sets itself."""
+    return [
+        {key: value for key, value in command.items() if key not in _SERVER_FIELDS}
+        for command in existing
+        if command.get("type") == ENTRY_POINT
+    ]
 
 
 async def sync_at_start(tree: Tree, store: Store, dev_guild_id: int | None) -> None:
@@ -132,9 +180,10 @@ def refused(scope: int | None, error: discord.HTTPException, *, at_start: bool =
 async def _warn_about_global_copies(tree: Tree, dev_guild_id: int) -> None:
     """Global commands of the same application would show a second time in the dev server."""
     try:
-        global_commands = await tree.fetch_commands()
+        fetched = await tree.client.http.get_global_commands(_application_id(tree))
     except discord.HTTPException:
         return
+    global_commands = [c for c in fetched if c.get("type") != ENTRY_POINT]  # Discord's own
     if global_commands:
         log.warning(
             "this application also has %d global command(s), so server %s shows each command "
@@ -188,12 +237,16 @@ async def remove(tree: Tree, store: Store, scope: int | None) -> int:
     """`python -m bot unsync`: delete the application's commands in `scope`; returns how many
     there were. The stored fingerprint is dropped, so the next start syncs afresh."""
     application_id = _application_id(tree)
-    existing = await tree.fetch_commands(guild=None if scope is None else discord.Object(id=scope))
+    http = tree.client.http
     if scope is None:
-        await tree.client.http.bulk_upsert_global_commands(application_id, payload=[])
+        existing = await http.get_global_commands(application_id)
+        kept = _kept(existing)  # Discord's Entry Point, not the bot's: it stays
+        await http.bulk_upsert_global_commands(application_id, payload=kept)
+        removed = len(existing) - len(kept)
     else:
-        await tree.client.http.bulk_upsert_guild_commands(application_id, scope, payload=[])
+        removed = len(await http.get_guild_commands(application_id, scope))
+        await http.bulk_upsert_guild_commands(application_id, scope, payload=[])
         if await store.get_meta(GUILD_KEY) == f"{application_id}:{scope}":
             await store.set_meta(GUILD_KEY, "")
     await store.set_meta(HASH_KEY, "")
-    return len(existing)
+    return removed

@@ -201,3 +201,39 @@ async def test_sync_and_unsync_commands(fake_discord: FakeDiscord, db_path: Path
     for one_shot in (first, again, to_guild, removed, refused):  # no "Guilds intent" WARNING
         assert " WARNING " not in one_shot.output, one_shot.output
     assert fake_discord.token not in first.output + refused.output
+
+
+async def test_syncs_keep_the_entry_point_of_an_app_with_activities(
+    fake_discord: FakeDiscord, db_path: Path
+) -> None:
+    """With Activities, Discord owns a global Entry Point command and refuses (50240) a bulk
+    overwrite without it: the start-up sync, `sync` and `unsync` send it back unchanged, and
+    the dev server's warning about global copies does not count it."""
+    fake_discord.enable_activities()
+    [entry] = fake_discord.synced_commands()
+
+    def global_commands() -> list[tuple[int, str, str]]:
+        return [(c["type"], c["name"], c["id"]) for c in fake_discord.synced_commands()]
+
+    bot = await fake_discord.spawn_bot(env=_env(db_path))
+    await bot.wait_ready(timeout=30.0, commands=True)
+    assert await bot.stop(30.0) == 0
+    assert _levels(bot.output) == {"INFO"}, bot.output
+    [mastermind] = [c for c in fake_discord.synced_commands() if c["type"] == 1]
+    assert global_commands() == [(1, "mastermind", mastermind["id"]), (4, "launch", entry["id"])]
+    assert fake_discord.synced_commands()[1]["handler"] == 2  # still Discord's to handle
+
+    forced = await _one_shot(fake_discord, db_path, "sync")
+    assert forced.returncode == 0, forced.output
+    assert "synced 1 command(s) globally" in forced.output
+    assert global_commands() == [(1, "mastermind", mastermind["id"]), (4, "launch", entry["id"])]
+
+    removed = await _one_shot(fake_discord, db_path, "unsync")
+    assert removed.returncode == 0, removed.output
+    assert "removed 1 command(s) globally" in removed.output
+    assert global_commands() == [(4, "launch", entry["id"])]
+
+    dev = await fake_discord.spawn_bot(env=_env(db_path, DEV_GUILD_ID=str(fake_discord.guild_id)))
+    await dev.wait_ready(timeout=30.0, commands=True)
+    assert await dev.stop(30.0) == 0
+    assert _levels(dev.output) == {"INFO"}, dev.output  # the Entry Point is no second copy
