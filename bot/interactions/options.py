@@ -7,10 +7,13 @@ tree's translator (`bot.ui.i18n.translator`) adds its translations when commands
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import TypeVar
+import functools
+import inspect
+from collections.abc import Callable, Coroutine
+from typing import Any, TypeVar, cast
 
 from discord import app_commands
+from discord.utils import resolve_annotation
 
 from bot.engine.codes import MAX_COLOURS, MAX_PEGS, MIN_COLOURS, MIN_PEGS, CodeSpace
 from bot.engine.game import MAX_GUESSES, MIN_GUESSES, Variant
@@ -27,10 +30,15 @@ STRATEGY_CHOICES = [
 ]
 
 
-def variant(pegs: int, colours: int, duplicates: bool, guesses: int = 10) -> Variant:
-    """The rules chosen; an impossible mix raises InvalidVariant, which the tree's error
-    handler turns into a friendly ephemeral reply."""
-    return Variant(pegs=pegs, colours=colours, duplicates=duplicates, max_guesses=guesses)
+DEFAULT = Variant()
+VARIANT_OPTIONS = {
+    "pegs": (Pegs, DEFAULT.pegs),
+    "colours": (Colours, DEFAULT.colours),
+    "guesses": (Guesses, DEFAULT.max_guesses),
+    "duplicates": (bool, DEFAULT.duplicates),
+}
+"""The options that choose a game's rules, in the order a command offers them: each one's
+range and default."""
 
 
 NAMES = {
@@ -61,12 +69,58 @@ def shared_options(
     *names: str, **help: app_commands.locale_str
 ) -> Callable[[Decorated], Decorated]:
     """Name and describe the shared options `names`: with `help` where a command words one
-    its own way, else as the games where players guess word it."""
+    its own way, else as the games where players guess word it. The options that choose a
+    game's rules (`VARIANT_OPTIONS`, offered first and in that order) reach the command as
+    one `Variant`, its parameter after the interaction (`with_variant`)."""
     renames = {name: NAMES[name] for name in names}
     descriptions = {name: help.get(name) or GAME_HELP[name] for name in names}
+    rules = [name for name in VARIANT_OPTIONS if name in names]
 
     def decorate(command: Decorated) -> Decorated:
+        if rules:
+            command = cast(Decorated, with_variant(cast(Callback, command), rules))
         named = app_commands.rename(**renames)(command)
         return app_commands.describe(**descriptions)(named)
 
     return decorate
+
+
+Callback = Callable[..., Coroutine[Any, Any, None]]
+
+
+def with_variant(callback: Callback, offered: list[str]) -> Callback:
+    """The command `callback` with the options `offered` (of `VARIANT_OPTIONS`) in place of its
+    `Variant` parameter, which gets the rules they choose; a rule not offered is the default's.
+    discord.py reads a command's options from its signature, so this one's signature is the
+    callback's with those options instead of the `Variant`. An impossible mix raises
+    InvalidVariant, which the tree's error handler turns into a friendly ephemeral reply."""
+    parameters = list(inspect.signature(callback).parameters.values())
+    head, own = parameters[:2], parameters[3:]  # (self, interaction), then after the Variant
+    rules = [
+        inspect.Parameter(
+            name, inspect.Parameter.POSITIONAL_OR_KEYWORD, default=default, annotation=range_
+        )
+        for name, (range_, default) in VARIANT_OPTIONS.items()
+        if name in offered
+    ]
+    rest = [  # as discord.py would read them from the callback's own module
+        p.replace(annotation=resolve_annotation(p.annotation, callback.__globals__, None, {}))
+        for p in own
+    ]
+
+    @functools.wraps(callback)
+    async def command(cog: object, interaction: object, **options: Any) -> None:
+        chosen = {name: options.pop(name) for name in offered}
+        await callback(cog, interaction, _variant(**chosen), **options)
+
+    command.__signature__ = inspect.Signature([*head, *rules, *rest])  # type: ignore[attr-defined]
+    return command
+
+
+def _variant(
+    pegs: int = DEFAULT.pegs,
+    colours: int = DEFAULT.colours,
+    guesses: int = DEFAULT.max_guesses,
+    duplicates: bool = DEFAULT.duplicates,
+) -> Variant:
+    return Variant(pegs=pegs, colours=colours, duplicates=duplicates, max_guesses=guesses)

@@ -20,10 +20,7 @@ from bot.interactions.items import on_click
 from bot.interactions.options import (
     STRATEGY_CHOICES,
     CodeText,
-    Colours,
-    Pegs,
     shared_options,
-    variant,
 )
 from bot.interactions.replies import actor, guarded
 from bot.modes.common import actions as common
@@ -292,11 +289,10 @@ class CommonInputs(
     async def simulate_command(
         self,
         interaction: Interaction,
-        pegs: Pegs = 4,
-        colours: Colours = 6,
+        rules: Variant,
         strategy: str = DEFAULT_STRATEGY,
     ) -> None:
-        await simulate(interaction, variant(pegs, colours, True), strategy)
+        await simulate(interaction, rules, strategy)
 
     @app_commands.command(
         name=slash.pgettext("command", "stats"),

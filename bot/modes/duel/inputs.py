@@ -15,6 +15,7 @@ from discord import app_commands
 
 from bot.engine.codes import Code
 from bot.engine.errors import BadChoice
+from bot.engine.game import Variant
 from bot.engine.strategies import DEFAULT_STRATEGY
 from bot.interactions import boards, private, replies
 from bot.interactions.cogs import ModeInputs
@@ -22,11 +23,7 @@ from bot.interactions.context import Host, Interaction, LeaderboardSpec, ModeSpe
 from bot.interactions.items import on_choice, on_click
 from bot.interactions.options import (
     STRATEGY_CHOICES,
-    Colours,
-    Guesses,
-    Pegs,
     shared_options,
-    variant,
 )
 from bot.interactions.replies import actor, guarded
 from bot.modes.duel import actions as duel
@@ -304,14 +301,11 @@ class DuelInputs(ModeInputs):
     async def duel_command(
         self,
         interaction: Interaction,
-        pegs: Pegs = 4,
-        colours: Colours = 6,
-        guesses: Guesses = 10,
-        duplicates: bool = True,
+        rules: Variant,
         opponent: str = DEFAULT_STRATEGY,
         hard: bool = False,
     ) -> None:
-        await start(interaction, Setup(variant(pegs, colours, duplicates, guesses), opponent, hard))
+        await start(interaction, Setup(rules, opponent, hard))
 
 
 MODE = ModeSpec.of(

@@ -17,7 +17,7 @@ from bot.interactions import boards, private, replies
 from bot.interactions.cogs import ModeInputs
 from bot.interactions.context import Interaction, ModeSpec
 from bot.interactions.items import on_choice, on_click
-from bot.interactions.options import Colours, Guesses, Pegs, shared_options, variant
+from bot.interactions.options import shared_options
 from bot.interactions.replies import actor, guarded
 from bot.modes.common.inputs import counted_record, ranked
 from bot.modes.play import actions as play
@@ -197,14 +197,11 @@ class PlayInputs(ModeInputs):
     async def play_command(
         self,
         interaction: Interaction,
-        pegs: Pegs = 4,
-        colours: Colours = 6,
-        guesses: Guesses = 10,
-        duplicates: bool = True,
+        rules: Variant,
         solo: bool = False,
         hard: bool = False,
     ) -> None:
-        await start(interaction, variant(pegs, colours, duplicates, guesses), solo, hard)
+        await start(interaction, rules, solo, hard)
 
 
 MODE = ModeSpec.of(

@@ -28,7 +28,7 @@ from bot.interactions import boards, private, replies
 from bot.interactions.cogs import ModeInputs
 from bot.interactions.context import Host, Interaction, ModeSpec
 from bot.interactions.items import on_click
-from bot.interactions.options import Colours, Guesses, Pegs, shared_options, variant
+from bot.interactions.options import shared_options
 from bot.interactions.private import Picked
 from bot.interactions.reach import reach_of
 from bot.interactions.replies import actor, guarded
@@ -323,15 +323,11 @@ class RaceInputs(ModeInputs):
     async def race_command(
         self,
         interaction: Interaction,
-        pegs: Pegs = 4,
-        colours: Colours = 6,
-        guesses: Guesses = 10,
-        duplicates: bool = True,
+        rules: Variant,
         hard: bool = False,
         join_seconds: JoinSeconds = JOIN_SECONDS[2],
         minutes: RaceMinutes = RACE_MINUTES[2],
     ) -> None:
-        rules = variant(pegs, colours, duplicates, guesses)
         await start(interaction, rules, hard, join_seconds, minutes)
 
 

@@ -13,7 +13,7 @@ from bot.interactions import boards, replies
 from bot.interactions.cogs import ModeInputs
 from bot.interactions.context import Host, Interaction, ModeSpec
 from bot.interactions.items import Input, on_click
-from bot.interactions.options import STRATEGY_CHOICES, Colours, Pegs, shared_options, variant
+from bot.interactions.options import STRATEGY_CHOICES, shared_options
 from bot.interactions.replies import actor, guarded
 from bot.modes.common import actions as common
 from bot.modes.solve import actions as solve
@@ -178,12 +178,10 @@ class SolveInputs(ModeInputs):
     async def solve_command(
         self,
         interaction: Interaction,
-        pegs: Pegs = 4,
-        colours: Colours = 6,
-        duplicates: bool = True,
+        rules: Variant,
         strategy: str = DEFAULT_STRATEGY,
     ) -> None:
-        await start(interaction, variant(pegs, colours, duplicates), strategy)
+        await start(interaction, rules, strategy)
 
 
 MODE = ModeSpec.of(SolveRecord(), SolveInputs, board, count=solve.remaining, record=record)
