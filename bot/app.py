@@ -9,7 +9,7 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import discord
 from discord.ext import commands
@@ -31,6 +31,9 @@ from bot.solver_pool import SolverPool, SolverUnavailable
 from bot.store import Held, Store, StoreBusy, always, open_store
 from bot.ui.i18n import Messages
 from bot.ui.i18n.translator import CatalogueTranslator
+
+if TYPE_CHECKING:  # imported only when ACTIVITY_PORT is set (`_start_activity`)
+    from bot.web.service import ActivityServer
 
 log = logging.getLogger(__name__)
 
@@ -75,6 +78,7 @@ class _Owned:
     boards: BoardKeeper | None = None
     solver: SolverPool | None = None
     charts: ChartPool | None = None
+    activity: ActivityServer | None = None
 
 
 class MastermindBot(Host):
@@ -153,11 +157,26 @@ class MastermindBot(Host):
             )
             self._metrics = asyncio.create_task(self._refresh_metrics(), name="metrics")
         await registry.install(self)
+        if self.settings.activity_port is not None:
+            await self._start_activity()
         self.tree.error(on_app_command_error)
         await self.tree.set_translator(CatalogueTranslator())  # commands in every language
         if self.cluster is None:  # in-process (tests): no shard leases, the jobs lease only
             self.cluster = Cluster(self.store, ttl=self.settings.lease_seconds)
         await self.cluster.start(self, self.chores, self.sync_commands)
+
+    async def _start_activity(self) -> None:
+        """The Activity's web server (ACTIVITY_PORT): imported only now, so a bot without it
+        loads nothing of it."""
+        from bot.web.service import ActivityServer
+
+        self._owned.activity = ActivityServer(self)
+        await self._owned.activity.start()
+
+    @property
+    def activity_server(self) -> ActivityServer | None:
+        """The Activity's web server, or None (off, or not started yet)."""
+        return self._owned.activity
 
     @property
     def jobs(self) -> LeaseKeeper | None:
@@ -306,6 +325,8 @@ class MastermindBot(Host):
         # a stopping bot is not healthy; its background chores end first
         if self.cluster is not None:
             await self.cluster.stop_chores()
+        if self._owned.activity is not None:  # no new move from a page from now on
+            await self._owned.activity.close()
         for chore in (self._heartbeat, self._reconciling, self._metrics):
             if chore is not None:
                 chore.cancel()

@@ -26,6 +26,7 @@ from bot import heap, signals, sync
 from bot.about import version
 from bot.cluster import Cluster, ShardTaken
 from bot.config import Settings
+from bot.failures import ServiceUnavailable
 from bot.prometheus import MetricsUnavailable
 from bot.store import Store, StoreUnavailable
 from bot.store import open_store as open_database
@@ -74,7 +75,7 @@ def _guarded(settings: Settings, main: Coroutine[Any, Any, int]) -> int:
 
 def explain(error: BaseException) -> str | None:
     """The one line a server owner can act on, or None for an error nobody expected."""
-    if isinstance(error, StartFailure | MetricsUnavailable):
+    if isinstance(error, StartFailure | MetricsUnavailable | ServiceUnavailable):
         return str(error)
     if isinstance(error, discord.LoginFailure):
         return (

@@ -26,6 +26,7 @@ FLOORS: dict[str, int] = {
     "bot.health": 0,  # the heartbeat file of a health check: imports nothing of bot
     "bot.metrics": 0,  # where measurements go (nowhere, or bot.prometheus): imports nothing
     "bot.outages": 0,  # Discord outages in the log: a filter on discord.py's loggers
+    "bot.failures": 0,  # a service's one-line start failure (the Activity's port taken)
     "bot.engine": 1,  # pure rules
     "bot.store": 2,  # the single source of truth
     "bot.solver_pool": 2,  # the solver's worker processes
@@ -42,6 +43,7 @@ FLOORS: dict[str, int] = {
     "bot.transfer": 6,
     "bot.backup": 6,
     "bot.prometheus": 6,  # the opt-in metrics endpoint (METRICS_PORT)
+    "bot.web": 6,  # the opt-in Activity (ACTIVITY_PORT): the page's server, beside the app
     "bot.__main__": 6,
     "bot": 0,  # the package root: its version, nothing else; unlisted modules must be placed
 }
@@ -61,7 +63,7 @@ def floor_of(module: str) -> int:
     return FLOORS[best]
 
 
-MODE_FLOORS = {"rules": 1, "record": 2, "actions": 2, "board": 3, "inputs": 4}
+MODE_FLOORS = {"rules": 1, "record": 2, "actions": 2, "board": 3, "web": 4, "inputs": 4}
 """The floors inside a mode's package (`bot.modes.<mode>.<floor>`); the registry and the
 command group sit above every mode."""
 

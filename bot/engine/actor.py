@@ -21,3 +21,7 @@ class Actor:
     same source is stored once."""
     reach: Reach = Reach.CHANNEL
     """How the bot can reach a board started here (a game started by this actor keeps it)."""
+    version: int | None = None
+    """The game's version the input was made on, where the input says (the Activity's page
+    does): a move on another version is refused (StaleGame) where the action checks that the
+    game is where the actor is (`bot.modes.common.actions.here`)."""

@@ -22,6 +22,7 @@ from discord.ext import commands
 from bot.charts.pool import ChartPool
 from bot.config import Settings
 from bot.engine.game import G, Game, HintOutcome
+from bot.interactions.activity import WebMode
 from bot.interactions.keeper import BoardKeeper
 from bot.interactions.timers import Timers
 from bot.solver_pool import SolverPool
@@ -184,6 +185,9 @@ class ModeSpec(Generic[G]):
     timers: TimerPass | None = None
     """How its timers are set again from the store (at ready, and in the cluster's pass after
     a take-over); None: it has none (`bot.interactions.timers`)."""
+    web: WebMode[G] | None = None
+    """Its Activity: how a viewer sees its games on the page and what they may do there (its
+    `web.py`); None: the page shows its games as not playable there."""
 
     @classmethod
     def of(
@@ -198,6 +202,7 @@ class ModeSpec(Generic[G]):
         record: Record | None = None,
         leaderboards: tuple[LeaderboardSpec, ...] = (),
         timers: TimerPass | None = None,
+        web: WebMode[G] | None = None,
     ) -> ModeSpec[G]:
         """A mode from its record, its inputs and its board module (what `ModeBoard` says),
         and what its inputs add."""
@@ -216,6 +221,7 @@ class ModeSpec(Generic[G]):
             leaderboards=leaderboards,
             errors=board.ERRORS,
             timers=timers,
+            web=web,
         )
 
     @property

@@ -75,7 +75,9 @@ class Store(Protocol):
 
     def listen(self, listener: Callable[[Applied[Any]], None]) -> None:
         """Call `listener` with every action `act` commits, at once (before its caller
-        resumes): how the bot learns a board's newer version is on its way."""
+        resumes): how the bot learns a board's newer version is on its way; and with every game
+        `start` stores (its outcome and board None: no board of it to redraw yet), which the
+        Activity's viewers of its channel are shown."""
         ...
 
     async def apply(

@@ -93,12 +93,15 @@ class SqlStore:
             return await game_rows.insert_game(session, game, board, now, source)
 
         try:
-            return public(await self._write(work, source=source))
+            started = public(await self._write(work, source=source))
         except Conflict as conflict:
             if not codec.of(game.kind).once_per_puzzle or conflict.data["index"] in SHARED:
                 raise
             held = await self._read(lambda session: game_rows.played_id(session, game))
             raise AlreadyPlayed(held) from None
+        for listener in self._listeners:  # a new game: no board drawn for it yet to redraw
+            listener(values.Applied(started, None, None))
+        return started
 
     async def act(
         self, transition: Callable[[Game], tuple[Game, OutcomeT]], **target: Unpack[ActionTarget]

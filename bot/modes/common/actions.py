@@ -15,6 +15,7 @@ from bot.engine.errors import (
     NotHere,
     NotYourGame,
     OwnerReason,
+    StaleGame,
 )
 from bot.engine.game import G
 from bot.modes.common.rules import Header
@@ -34,9 +35,13 @@ async def start_with_board(store: Store, actor: Actor, fresh: G, board_message_i
 
 def here(game: G, actor: Actor) -> G:
     """`game` if it belongs to the actor's guild and channel (a DM counts as a channel), else
-    NotHere: checked again inside a move's own transaction, on the game as it is stored."""
+    NotHere, and (where the input said which version it was made on) if it is still at that
+    version, else StaleGame: checked again inside a move's own transaction, on the game as it
+    is stored."""
     if game.channel_id != actor.channel_id or game.guild_id != actor.guild_id:
         raise NotHere()
+    if actor.version is not None and game.version != actor.version:
+        raise StaleGame()
     return game
 
 

@@ -21,7 +21,7 @@ from bot.interactions.options import shared_options
 from bot.interactions.replies import actor, guarded
 from bot.modes.common.inputs import counted_record, ranked
 from bot.modes.play import actions as play
-from bot.modes.play import board
+from bot.modes.play import board, web
 from bot.modes.play.record import PlayRecord
 from bot.modes.play.rules import KIND, hint
 from bot.ui import components, i18n, ids, text
@@ -212,5 +212,6 @@ MODE = ModeSpec.of(
     hint=hint,
     record=record,
     leaderboards=(LEADERBOARD,),
+    web=web.WEB,
 )
 """The play mode, as the registry lists it."""
