@@ -1,7 +1,7 @@
 """What a mode declares for the Activity (#33), the game's board inside Discord: how one viewer
 sees its game (plain data, `View`), what the page may ask of it (its actions, each the mode's own
 action, the one a button or a slash command calls), and which of its games a viewer sees when the
-channel has none running (a player's own daily).
+channel has none running (a game of their own, played anywhere).
 
 A mode's `web.py` builds its `WebMode`; its `ModeSpec` carries it; `bot.web` iterates the
 registry and never names a mode. Nothing here imports `bot.web`: the Activity is opt-in.
@@ -21,6 +21,7 @@ from bot.engine.game import G, Game, Move, MoveKind, Status
 from bot.solver_pool import SolverPool
 from bot.store import Store
 from bot.ui.i18n import Messages
+from bot.ui.i18n.later import Said
 
 View = dict[str, Any]
 """A game as one viewer sees it: JSON-ready plain data (see /work's ACTIVITY.md contract and
@@ -67,16 +68,19 @@ verified session, the page's arguments, the player's language) -> what it did. I
 mode's own action, so every check of a button click holds (the actor's `version`, where the
 mode's action checks it, is the version the page showed)."""
 Mine = Callable[[Services, Viewer], Awaitable[Game | None]]
-"""A viewer's own game of the mode when their channel has no game running (the daily's)."""
+"""A viewer's own game of the mode when their channel has no game running (a mode whose games
+are each one player's, played anywhere)."""
 
 
 @dataclass(frozen=True)
 class WebMode(Generic[G]):
-    """A mode's Activity: its view for one viewer and its actions by name."""
+    """A mode's Activity: its view for one viewer, its actions by name, where a viewer finds
+    a game of their own (`mine`), and its own labels for the page (`words`, by key)."""
 
     view: Callable[[G, Viewer, Messages], View]
     actions: Mapping[str, WebAction] = field(default_factory=dict)
     mine: Mine | None = None
+    words: Mapping[str, Said] = field(default_factory=dict)
 
 
 # --- building blocks every mode's view uses ---------------------------------------------------

@@ -111,7 +111,8 @@ class Api:
             session = self._signed_in(request)
         except Refused as refused:
             return self._refused(refused, _language(request))
-        return _json(page_words(messages(session.language)))
+        own = (spec.web.words for spec in self.bot.modes() if spec.web is not None)
+        return _json(page_words(messages(session.language), own))
 
     async def game(self, request: web.Request) -> web.Response:
         """The game the session's viewer sees, and who is watching the channel's board."""

@@ -4,6 +4,8 @@ one line here (then `pybabel extract`, its Polish, `pybabel compile`: docs/devel
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping
+
 from bot.ui.i18n import Messages, later
 from bot.ui.i18n.later import Said
 
@@ -11,8 +13,6 @@ LABELS: dict[str, Said] = {
     "guess": later.pgettext("button", "Guess"),
     "hint": later.pgettext("button", "Hint"),
     "giveup": later.pgettext("button", "Give up"),
-    "undo": later.pgettext("button", "Undo"),
-    "join": later.pgettext("button", "Join"),
     "clear": later.pgettext("activity", "Clear"),
     "remaining": later.pgettext("activity", "Guesses left"),
     "secret": later.pgettext("activity", "Secret"),
@@ -20,22 +20,21 @@ LABELS: dict[str, Said] = {
     "lost": later.pgettext("activity", "Out of guesses"),
     "ended": later.pgettext("activity", "Game over"),
     "no_game": later.pgettext(
-        "activity", "No game here yet. Start one in the channel with /mastermind play."
+        "activity", "No game here yet. Start one in the channel with `/mastermind play`."
     ),
     "watching": later.pgettext("activity", "Here now"),
     "reconnecting": later.pgettext("activity", "Reconnecting…"),
     "black": later.pgettext("activity", "right colour, right place"),
     "white": later.pgettext("activity", "right colour, wrong place"),
     "colour": later.pgettext("activity", "Colour"),
-    "answer": later.pgettext("activity", "Answer"),
-    "your_guess": later.pgettext("activity", "My guess"),
-    "lobby": later.pgettext("activity", "Waiting for racers"),
-    "standings": later.pgettext("activity", "Standings"),
-    "progress": later.pgettext("activity", "Today's players"),
 }
-"""Every label of the page by its key."""
+"""Every label the page shows for any game, by its key; a mode's own labels are its
+`WebMode.words`."""
 
 
-def page_words(t: Messages) -> dict[str, str]:
-    """The page's labels in the language `t`."""
-    return {key: said(t) for key, said in LABELS.items()}
+def page_words(t: Messages, modes: Iterable[Mapping[str, Said]]) -> dict[str, str]:
+    """The page's labels, and each mode's, in the language `t`."""
+    words = {key: said(t) for key, said in LABELS.items()}
+    for own in modes:
+        words.update((key, said(t)) for key, said in own.items())
+    return words

@@ -1,5 +1,5 @@
 """Which game a viewer sees and how: the channel's running game, else a game of the viewer's
-own a mode offers (the daily's), drawn by its mode's `web.py` for that one viewer, with the
+own a mode offers, drawn by its mode's `web.py` for that one viewer, with the
 names and avatars of who made each row filled in. No mode is named here."""
 
 from __future__ import annotations
@@ -37,15 +37,15 @@ async def current(bot: Host, viewer: Viewer) -> Game | None:
 
 
 def private_to_others(bot: Host, game: Game, viewer: Viewer) -> bool:
-    """Whether `game` is someone else's own game (a daily of another player): a viewer who
-    watches a game of their own is not switched to it."""
+    """Whether `game` is someone else's own game (of a mode whose games are each one
+    player's): a viewer who watches a game of their own is not switched to it."""
     spec = bot.kind_of(game)
     return spec.web is not None and spec.web.mine is not None and game.starter_id != viewer.user_id
 
 
 def visible(bot: Host, game: Game, viewer: Viewer) -> bool:
     """Whether `viewer` may see and act on `game`: it is in their channel, or it is a game of
-    their own a mode offers anywhere (`WebMode.mine`, the daily)."""
+    their own a mode offers anywhere (`WebMode.mine`)."""
     if game.channel_id == viewer.channel_id and game.guild_id == viewer.guild_id:
         return True
     spec = bot.kind_of(game)
