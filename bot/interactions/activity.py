@@ -120,13 +120,14 @@ def plain_code(code: Code | None) -> list[int] | None:
 
 
 def status_of(game: Game) -> str:
-    """`running`, `won`, `lost` or `ended` (given up, timed out, drawn)."""
+    """`running`; `won` (the code was cracked: by a player, or by the bot in solve), `lost`
+    (out of guesses or time), or `ended` (given up, drawn)."""
     status = game.status
     if status is Status.ACTIVE:
         return "running"
-    if status in (Status.WON, Status.LOST):
-        return status.value
-    return "ended"
+    if status in (Status.WON, Status.SOLVED):
+        return "won"
+    return "lost" if status is Status.LOST else "ended"
 
 
 def base_view(game: Game, kind: str, **rest: Any) -> View:

@@ -30,6 +30,7 @@ from bot.interactions.private import Picked
 from bot.interactions.replies import actor, guarded
 from bot.modes.daily import actions as daily
 from bot.modes.daily import board as drawn
+from bot.modes.daily import web
 from bot.modes.daily.record import DailyRecord
 from bot.modes.daily.rules import KIND, DailyGame
 from bot.store import Held
@@ -216,5 +217,6 @@ MODE = ModeSpec.of(
     record=record,
     leaderboards=(LEADERBOARD,),
     timers=day_change,
+    web=web.WEB,
 )
 """The daily mode, as the registry lists it."""

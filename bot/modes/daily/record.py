@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, ClassVar
 
 from bot.engine.game import Game, Variant
 from bot.modes.common.record import secret_columns, secret_fields
@@ -30,6 +30,12 @@ class DailyRecord(KindCodec[DailyGame]):
             postgres=(_ONCE,),
         ),
     )
+
+    queries: ClassVar[Mapping[str, str]] = {
+        "played": "SELECT id FROM games WHERE kind = :kind AND starter_id = :player "
+        "AND puzzle = :puzzle",
+    }
+    """The player's game of a day, if they opened it (the Activity shows it to them)."""
 
     def columns(self, game: DailyGame) -> Record:
         return {**secret_columns(game), "solo": True, "puzzle": game.puzzle}

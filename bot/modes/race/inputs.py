@@ -35,6 +35,7 @@ from bot.interactions.replies import actor, guarded
 from bot.modes.common.inputs import counted_record, ranked
 from bot.modes.race import actions as race
 from bot.modes.race import board as drawn
+from bot.modes.race import web
 from bot.modes.race.actions import JOIN_SECONDS, RACE_MINUTES
 from bot.modes.race.record import RaceRecord
 from bot.modes.race.rules import KIND, RaceGame, RaceNotStarted, clock_move
@@ -339,5 +340,6 @@ MODE = ModeSpec.of(
     record=record,
     leaderboards=(LEADERBOARD,),
     timers=clock_pass,
+    web=web.WEB,
 )
 """The race mode, as the registry lists it."""

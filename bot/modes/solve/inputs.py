@@ -17,7 +17,7 @@ from bot.interactions.options import STRATEGY_CHOICES, shared_options
 from bot.interactions.replies import actor, guarded
 from bot.modes.common import actions as common
 from bot.modes.solve import actions as solve
-from bot.modes.solve import board
+from bot.modes.solve import board, web
 from bot.modes.solve.record import SolveRecord
 from bot.modes.solve.rules import KIND, SolveGame
 from bot.ui import i18n
@@ -184,5 +184,7 @@ class SolveInputs(ModeInputs):
         await start(interaction, rules, strategy)
 
 
-MODE = ModeSpec.of(SolveRecord(), SolveInputs, board, count=solve.remaining, record=record)
+MODE = ModeSpec.of(
+    SolveRecord(), SolveInputs, board, count=solve.remaining, record=record, web=web.WEB
+)
 """The solve mode, as the registry lists it."""
