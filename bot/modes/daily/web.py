@@ -23,7 +23,7 @@ from bot.interactions.activity import (
 )
 from bot.modes.daily import actions
 from bot.modes.daily.rules import KIND, DailyGame
-from bot.ui.i18n import Messages, later
+from bot.ui.i18n import Messages
 
 
 def view(game: DailyGame, viewer: Viewer, t: Messages) -> View:
@@ -75,6 +75,5 @@ WEB = WebMode(
     view=view,
     actions={"guess": guess},
     mine=mine,
-    words={"progress": later.pgettext("activity", "Today's players")},
 )
 """The daily mode's Activity."""

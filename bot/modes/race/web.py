@@ -26,7 +26,7 @@ from bot.modes.common.web import give_up, may_give_up
 from bot.modes.race import actions
 from bot.modes.race.board import can_guess
 from bot.modes.race.rules import KIND, RaceGame
-from bot.ui.i18n import Messages, later
+from bot.ui.i18n import Messages
 
 
 def _phase(game: RaceGame) -> str:
@@ -129,11 +129,5 @@ def _own_board(actor: Actor) -> Actor:
 WEB = WebMode(
     view=view,
     actions={"join": join, "start": start, "guess": guess, "giveup": end},
-    words={
-        "lobby": later.pgettext("activity", "Waiting for racers"),
-        "standings": later.pgettext("activity", "Standings"),
-        "join": later.pgettext("button", "Join"),
-        "start": later.pgettext("activity", "Start"),
-    },
 )
 """The race mode's Activity."""

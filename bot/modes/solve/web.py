@@ -40,7 +40,11 @@ def view(game: SolveGame, viewer: Viewer, t: Messages) -> View:
             offered.append("undo")
     if may_give_up(game, viewer):
         offered.append("giveup")
-    contradiction = t.gettext("⚠️ **No code fits all your answers.**") if game.is_stuck else None
+    contradiction = (
+        t.gettext("no code fits every answer you gave; undo the last one and check it")
+        if game.is_stuck
+        else None
+    )
     return base_view(
         game,
         KIND,
