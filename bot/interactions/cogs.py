@@ -4,7 +4,6 @@ its code modal (if it has one) routed to it by custom_id."""
 from __future__ import annotations
 
 import logging
-import re
 from collections.abc import Iterable
 from typing import Any, ClassVar
 
@@ -16,7 +15,7 @@ from bot.engine.errors import NotHere
 from bot.interactions import boards, replies
 from bot.interactions.context import Host, Interaction
 from bot.interactions.items import Input
-from bot.interactions.modals import ModalHandler, submitted_to
+from bot.interactions.modals import ModalRoute, submitted_to
 
 log = logging.getLogger(__name__)
 
@@ -47,12 +46,10 @@ def offer_choices(
 
 class ModeInputs(commands.Cog):
     """A mode's inputs: `items` are its persistent buttons and selects; `modal` is its code
-    modal's custom_id pattern, answered by `on_modal` (the game's board catches up after it,
-    here)."""
+    modal's route and handler (the game's board catches up after it, here)."""
 
     items: ClassVar[tuple[type[Input], ...]] = ()
-    modal: ClassVar[re.Pattern[str] | None] = None
-    on_modal: ClassVar[ModalHandler | None] = None
+    modal: ClassVar[ModalRoute | None] = None
 
     def __init__(self, bot: Host) -> None:
         self.bot = bot
@@ -65,16 +62,15 @@ class ModeInputs(commands.Cog):
 
     @commands.Cog.listener()
     async def on_interaction(self, interaction: Interaction) -> None:
-        handler = type(self).on_modal
-        if self.modal is None or handler is None:
+        if self.modal is None:
             return
-        match = submitted_to(interaction, self.modal)
+        match = submitted_to(interaction, self.modal.pattern)
         if match is None:
             return
         numbers = await replies.numbers_or_refuse(interaction, match)
         if numbers is None:
             return
-        await handler(interaction, numbers)
+        await self.modal.handler(interaction, numbers)
         if "game" in numbers:  # as after a click (`Input.callback`): a board left behind
             await boards.catch_up(interaction, numbers["game"])
 
@@ -85,7 +81,7 @@ async def refuse_unrouted(interaction: Interaction, cogs: Iterable[object]) -> N
     else nobody answers it, and Discord shows "This interaction failed"."""
     inputs = [cog for cog in cogs if isinstance(cog, ModeInputs)]
     if interaction.type is discord.InteractionType.modal_submit:
-        routes = [cog.modal for cog in inputs if cog.modal is not None]
+        routes = [cog.modal.pattern for cog in inputs if cog.modal is not None]
         if any(submitted_to(interaction, route) for route in routes):
             return
     elif interaction.type is discord.InteractionType.component:

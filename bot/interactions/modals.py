@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
 from typing import Any
 
 import discord
@@ -18,6 +19,14 @@ from bot.interactions.context import Interaction
 
 ModalHandler = Callable[[Interaction, dict[str, int]], Awaitable[None]]
 """What a submitted modal calls: the interaction and its custom_id's numbers by name."""
+
+
+@dataclass(frozen=True)
+class ModalRoute:
+    """A mode's code modal: the custom_ids it takes, and what a submission calls."""
+
+    pattern: re.Pattern[str]
+    handler: ModalHandler
 
 
 def submitted_to(interaction: Interaction, pattern: re.Pattern[str]) -> re.Match[str] | None:

@@ -11,6 +11,7 @@ all of them.
 
 from __future__ import annotations
 
+import re
 from typing import Any, Protocol, TypeVar
 
 import discord
@@ -21,6 +22,7 @@ from bot.engine.game import BaseGame, Reach
 from bot.interactions import boards
 from bot.interactions.context import Interaction
 from bot.interactions.items import Input, on_choice, on_click
+from bot.interactions.modals import ModalRoute
 from bot.interactions.replies import guarded
 from bot.ui import components, i18n, ids
 from bot.ui.boards import Drawn
@@ -41,6 +43,8 @@ class PrivateBoard(Protocol[GameT]):
     """The route of its Submit button, which carries the board's stamp."""
     type_code: Route
     """The route of its Type a code button, which carries the board's stamp."""
+    code: Route
+    """The route of its code modal: the game, then the stamp of the board it was opened from."""
 
     async def load(self, interaction: Interaction, game_id: int) -> GameT:
         """The game, once the clicker is known to be its player here (else a refusal)."""
@@ -82,6 +86,16 @@ def inputs(board: PrivateBoard[Any]) -> tuple[type[Input], ...]:
         on_click(board.send, submit, board),
         on_click(board.type_code, open_modal, board),
     )
+
+
+def modal(board: PrivateBoard[Any]) -> ModalRoute:
+    """A private board's code modal: a typed code, checked like a click on its board."""
+
+    async def submitted(interaction: Interaction, numbers: dict[str, int]) -> None:
+        game_id, stamp = (numbers[name] for name, _ in board.code.fields)
+        await submit_modal(interaction, board, game_id, stamp)
+
+    return ModalRoute(re.compile(board.code.template), submitted)
 
 
 async def redraw(

@@ -69,7 +69,7 @@ def routes(bot: MastermindBot, scene: Scene) -> list[RouteField]:
             names = tuple(name for name, _ in item.route.fields)
             found.append(RouteField(item.route.prefix, names, pattern, kind))
         if cog.modal is not None:
-            found.append(_modal_route(cog.modal))
+            found.append(_modal_route(cog.modal.pattern))
     return found
 
 

@@ -12,7 +12,6 @@ which works wherever the interaction came from.
 from __future__ import annotations
 
 import logging
-import re
 
 import discord
 from discord import app_commands
@@ -72,6 +71,7 @@ class DailyBoard:
     """A player's daily board: theirs alone, stamped with the game version it shows."""
 
     pick, send, type_code = drawn.DAILY_PICK, drawn.DAILY_SEND, drawn.DAILY_TYPE
+    code = drawn.DAILY_MODAL
 
     async def load(self, interaction: Interaction, game_id: int) -> DailyGame:
         return await daily.mine(interaction.client.store, game_id, actor(interaction))
@@ -150,17 +150,11 @@ async def share(interaction: Interaction, game_id: int) -> None:
 DYNAMIC_ITEMS = (*private.inputs(BOARD), on_click(drawn.DAILY_SHARE, share))
 
 
-async def on_modal(interaction: Interaction, numbers: dict[str, int]) -> None:
-    """A daily board's code modal (`drawn.DAILY_MODAL`)."""
-    await private.submit_modal(interaction, BOARD, numbers["game"], numbers["version"])
-
-
 class DailyInputs(ModeInputs):
     """Every input of a daily game: its private board, its code modal and Share."""
 
     items = DYNAMIC_ITEMS
-    modal = re.compile(drawn.DAILY_MODAL.template)
-    on_modal = on_modal
+    modal = private.modal(BOARD)
 
     @app_commands.command(
         name=slash.pgettext("command", "daily"),

@@ -21,6 +21,7 @@ from bot.interactions import boards, private, replies
 from bot.interactions.cogs import ModeInputs
 from bot.interactions.context import Host, Interaction, LeaderboardSpec, ModeSpec
 from bot.interactions.items import on_choice, on_click
+from bot.interactions.modals import ModalRoute
 from bot.interactions.options import (
     STRATEGY_CHOICES,
     shared_options,
@@ -287,8 +288,7 @@ class DuelInputs(ModeInputs):
     """Every input of a duel: the secret's picker, the Guess button and picker, the modals."""
 
     items = DYNAMIC_ITEMS
-    modal = board.MODALS
-    on_modal = on_modal
+    modal = ModalRoute(board.MODALS, on_modal)
 
     @app_commands.command(
         name=slash.pgettext("command", "duel"),

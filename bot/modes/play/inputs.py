@@ -17,6 +17,7 @@ from bot.interactions import boards, private, replies
 from bot.interactions.cogs import ModeInputs
 from bot.interactions.context import Interaction, ModeSpec
 from bot.interactions.items import on_choice, on_click
+from bot.interactions.modals import ModalRoute
 from bot.interactions.options import shared_options
 from bot.interactions.replies import actor, guarded
 from bot.modes.common.inputs import counted_record, ranked
@@ -180,8 +181,7 @@ class PlayInputs(ModeInputs):
     """Every input of a play game: the Guess button, the private picker and the code modal."""
 
     items = DYNAMIC_ITEMS
-    modal = board.CODE_MODAL_PATTERN
-    on_modal = on_modal
+    modal = ModalRoute(board.CODE_MODAL_PATTERN, on_modal)
 
     @app_commands.command(
         # TRANSLATORS: names of commands and options: 1-32 lower-case letters, digits, - or _

@@ -17,7 +17,6 @@ cluster's pass.
 from __future__ import annotations
 
 import logging
-import re
 
 import discord
 from discord import app_commands
@@ -153,6 +152,7 @@ class RaceBoard:
     """A racer's own board of a race, stamped with how many guesses it shows them."""
 
     pick, send, type_code = drawn.RACE_PICK, drawn.RACE_SEND, drawn.RACE_TYPE
+    code = drawn.RACE_MODAL
 
     async def load(self, interaction: Interaction, game_id: int) -> RaceGame:
         return await race.racer(interaction.client.store, game_id, actor(interaction))
@@ -296,17 +296,11 @@ DYNAMIC_ITEMS = (
 )
 
 
-async def on_modal(interaction: Interaction, numbers: dict[str, int]) -> None:
-    """A private race board's code modal (`drawn.RACE_MODAL`)."""
-    await private.submit_modal(interaction, BOARD, numbers["game"], numbers["made"])
-
-
 class RaceInputs(ModeInputs):
     """Every input of a race: Join, Start, My board, each racer's private board and modal."""
 
     items = DYNAMIC_ITEMS
-    modal = re.compile(drawn.RACE_MODAL.template)
-    on_modal = on_modal
+    modal = private.modal(BOARD)
 
     @app_commands.command(
         name=slash.pgettext("command", "race"),
