@@ -62,23 +62,30 @@ GAME_HELP = {
 }
 """How the games where players guess describe those options."""
 
+CHOICES = {"strategy": STRATEGY_CHOICES}
+"""The options whose values are chosen from a list, with their choices."""
+
 Decorated = TypeVar("Decorated")
 
 
 def shared_options(
     *names: str, **help: app_commands.locale_str
 ) -> Callable[[Decorated], Decorated]:
-    """Name and describe the shared options `names`: with `help` where a command words one
-    its own way, else as the games where players guess word it. The options that choose a
+    """Name and describe the shared options `names` (and give `strategy` its choices): with
+    `help` where a command words one its own way, else as the games where players guess word
+    it. The options that choose a
     game's rules (`VARIANT_OPTIONS`, offered first and in that order) reach the command as
     one `Variant`, its parameter after the interaction (`with_variant`)."""
     renames = {name: NAMES[name] for name in names}
     descriptions = {name: help.get(name) or GAME_HELP[name] for name in names}
     rules = [name for name in VARIANT_OPTIONS if name in names]
+    choices = {name: CHOICES[name] for name in names if name in CHOICES}
 
     def decorate(command: Decorated) -> Decorated:
         if rules:
             command = cast(Decorated, with_variant(cast(Callback, command), rules))
+        if choices:
+            command = app_commands.choices(**choices)(command)
         named = app_commands.rename(**renames)(command)
         return app_commands.describe(**descriptions)(named)
 

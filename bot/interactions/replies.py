@@ -15,7 +15,7 @@ from discord import app_commands
 
 from bot.engine.actor import Actor
 from bot.engine.errors import NotHere
-from bot.engine.game import G
+from bot.engine.game import G, Game
 from bot.interactions import boards, state
 from bot.interactions.context import Interaction
 from bot.interactions.reach import reach_of
@@ -139,6 +139,26 @@ async def public_placeholder(interaction: Interaction) -> int:
 def answered_publicly(interaction: Interaction) -> None:
     """The public placeholder now holds what it was for; errors go elsewhere from here."""
     state.of(interaction).placeholder_filled = True
+
+
+async def show_started(interaction: Interaction, game: Game) -> None:
+    """A game just stored, drawn by its mode in the public placeholder its command answered
+    with (`public_placeholder`), in the channel's language; the board keeper records the
+    version it shows. Whatever fails from here, the player is told the game counted."""
+    answered_publicly(interaction)
+    assert game.id is not None
+    bot = interaction.client
+    t = i18n.channel(interaction)
+
+    async def show() -> None:
+        drawn = bot.kind_of(game).draw(game, None, None, t)
+        content = discord.utils.MISSING if drawn.content is None else drawn.content
+        await interaction.edit_original_response(
+            content=content, embed=drawn.embed, view=drawn.view
+        )
+
+    async with committed(interaction, "game"):
+        await bot.boards.show(game.id, game.version, show)
 
 
 async def reply_error(interaction: Interaction, error: BaseException | str) -> None:

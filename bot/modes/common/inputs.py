@@ -18,7 +18,6 @@ from bot.interactions.cogs import ModeInputs, refuse_unrouted
 from bot.interactions.context import Host, Interaction, LeaderboardSpec, Record
 from bot.interactions.items import on_click
 from bot.interactions.options import (
-    STRATEGY_CHOICES,
     CodeText,
     shared_options,
 )
@@ -284,7 +283,6 @@ class CommonInputs(
         colours=slash.gettext("Colours (2-10, default 6)"),
         strategy=slash.gettext("Strategy to test (default Knuth minimax)"),
     )
-    @app_commands.choices(strategy=STRATEGY_CHOICES)
     @app_commands.checks.cooldown(1, SIMULATE_COOLDOWN_SECONDS, key=lambda i: i.channel_id)
     async def simulate_command(
         self,

@@ -39,18 +39,7 @@ async def start(interaction: Interaction, variant: Variant, solo: bool, hard: bo
     await play.check_start(bot.store, who)
     message_id = await replies.public_placeholder(interaction)
     game = await play.start(bot.store, who, variant, solo, message_id, hard=hard)
-    replies.answered_publicly(interaction)
-    assert game.id is not None
-    t = i18n.channel(interaction)
-    async with replies.committed(interaction, "game"):
-        await bot.boards.show(
-            game.id,
-            game.version,
-            lambda: interaction.edit_original_response(
-                embed=board.mark_board(board.play_board(game, t=t), game, t=t),
-                view=board.play_view(game, t=t),
-            ),
-        )
+    await replies.show_started(interaction, game)
 
 
 async def guess_typed(interaction: Interaction, game_id: int, code: str) -> None:

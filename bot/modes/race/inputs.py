@@ -69,18 +69,8 @@ async def start(
         now=bot.clock().timestamp(),
         board_message_id=message_id,
     )
-    replies.answered_publicly(interaction)
     schedule(bot, game)
-    assert game.id is not None
-    t = i18n.channel(interaction)
-    async with replies.committed(interaction, "game"):
-        await bot.boards.show(
-            game.id,
-            game.version,
-            lambda: interaction.edit_original_response(
-                embed=drawn.board_embed(game, t=t), view=drawn.board_view(game, t=t)
-            ),
-        )
+    await replies.show_started(interaction, game)
 
 
 @guarded

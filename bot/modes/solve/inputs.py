@@ -13,7 +13,7 @@ from bot.interactions import boards, replies
 from bot.interactions.cogs import ModeInputs
 from bot.interactions.context import Host, Interaction, ModeSpec
 from bot.interactions.items import Input, on_click
-from bot.interactions.options import STRATEGY_CHOICES, shared_options
+from bot.interactions.options import shared_options
 from bot.interactions.replies import actor, guarded
 from bot.modes.common import actions as common
 from bot.modes.solve import actions as solve
@@ -174,7 +174,6 @@ class SolveInputs(ModeInputs):
         colours=slash.gettext("Colours you may use (2-10, default 6)"),
         strategy=slash.gettext("How I pick my guesses (default Knuth minimax)"),
     )
-    @app_commands.choices(strategy=STRATEGY_CHOICES)
     async def solve_command(
         self,
         interaction: Interaction,
