@@ -13,7 +13,9 @@ from __future__ import annotations
 import contextlib
 import os
 import shutil
+import struct
 import uuid
+import zlib
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -27,6 +29,23 @@ from tests.discord_fake.activities import FakeActivityInstance
 
 HERE = Path(__file__).resolve().parent
 PARENT = "https://discord.com/activities/"
+CDN = "https://cdn.discordapp.com/"
+
+
+def _png() -> bytes:
+    def chunk(kind: bytes, data: bytes) -> bytes:
+        body = kind + data
+        return struct.pack(">I", len(data)) + body + struct.pack(">I", zlib.crc32(body))
+
+    header = struct.pack(">IIBBBBB", 1, 1, 8, 6, 0, 0, 0)
+    pixels = zlib.compress(b"\x00\x58\x65\xf2\xff")
+    return (
+        b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header) + chunk(b"IDAT", pixels) + chunk(b"IEND", b"")
+    )
+
+
+AVATAR = _png()
+"""A 1x1 PNG: Discord's CDN as the tests' browser sees it (the machine has no internet)."""
 FLAGS = [
     "--headless=new",
     "--no-sandbox",
@@ -102,6 +121,15 @@ class Player:
     async def text(self, selector: str) -> str:
         return str(await self.app.locator(selector).inner_text())
 
+    def unexpected(self, *expected: str) -> list[str]:
+        """The problems seen but those expected (a refused call logs its status as an error)."""
+        return [p for p in self.problems if not any(e in p for e in expected)]
+
+    async def notice(self) -> str:
+        box = self.app.locator("#notice")
+        await box.wait_for(state="visible", timeout=10_000)
+        return str(await box.inner_text())
+
     async def drift(self) -> list[str]:
         return list(await self.page.evaluate("window.__drift"))
 
@@ -117,6 +145,7 @@ class DiscordClients:
         self.browser = browser
         self.base = base
         self.players: list[Player] = []
+        self.avatars: list[str] = []
 
     async def open(
         self,
@@ -140,6 +169,7 @@ class DiscordClients:
         page.on("console", lambda message: self._console(player, message))
         page.on("pageerror", lambda error: player.problems.append(f"page error: {error}"))
         await page.route(f"{PARENT}**", self._serve_parent)
+        await context.route(f"{CDN}**", self._serve_avatar)
         await page.expose_function("discordMintCode", lambda who: self.fake.oauth_code(who))
         await page.expose_function("discordWhoIs", self._who_is)
         frame_id = str(uuid.uuid4())
@@ -185,6 +215,10 @@ class DiscordClients:
             return
         kind = "text/html" if name.endswith(".html") else "text/javascript"
         await route.fulfill(path=path, content_type=kind)
+
+    def _serve_avatar(self, route: Route) -> Any:
+        self.avatars.append(route.request.url)
+        return route.fulfill(body=AVATAR, content_type="image/png")
 
     async def close(self) -> list[str]:
         """Close every window; the drift each parent saw, as problems."""

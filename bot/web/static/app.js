@@ -19,6 +19,7 @@ const state = {
   seenRows: 0,
   live: 'connecting',
 };
+const REFETCH = new Set(['stale_game', 'unknown_game', 'game_over', 'already_applied', 'not_here']);
 const $ = (id) => document.getElementById(id);
 
 function say(key, values) {
@@ -106,11 +107,14 @@ async function act(action, args = {}) {
     const body = { game_id: view.game_id, version: view.version, action, args, nonce: crypto.randomUUID() };
     const answer = await send(body);
     if (action === 'guess') state.draft = [];
-    if (answer) accept(answer.game);
-    else await refresh();
+    if (answer) {
+      accept(answer.game);
+      if (answer.note) notice(answer.note, 'info');
+    } else await refresh();
   } catch (error) {
     notice(error.message || say('error'));
-    if (['stale_version', 'no_game', 'already_applied'].includes(error.code)) await refresh().catch(() => {});
+    // The board moved on without this page (or the game ended): show where it is now.
+    if (REFETCH.has(error.code)) await refresh().catch(() => {});
   } finally {
     state.busy = false;
     render();
@@ -123,6 +127,8 @@ function pick(colour) {
   if (colour < 1 || colour > view.colours || state.draft.length >= view.pegs) return;
   state.draft = [...state.draft, colour];
   render();
+  // A whole code: Guess takes the focus, so Enter sends it wherever the focus was before.
+  if (state.draft.length === view.pegs) document.querySelector('[data-submit="guess"]')?.focus();
 }
 
 function unpick() {
@@ -231,6 +237,7 @@ async function main() {
   const live = new Live(session.session, {
     onMessage(message) {
       if (message.type === 'game') accept(message.game);
+      else if (message.type === 'error') notice(message.message || say('error'));
       else if (message.type === 'presence') {
         state.presence = message.presence || [];
         render();
