@@ -9,7 +9,7 @@ the gateway's cache or, for a server this process does not cache, over REST.
 from __future__ import annotations
 
 import logging
-from typing import Any
+from typing import Any, TypeVar
 
 import discord
 
@@ -18,10 +18,12 @@ from bot.interactions import state
 from bot.interactions.context import Host, Interaction
 from bot.interactions.keeper import BoardKeeper
 from bot.store import Applied, Board, UnreadableGame
-from bot.ui import i18n, ids
+from bot.ui import activity, i18n, ids
 from bot.ui.boards import Drawn
 
 log = logging.getLogger(__name__)
+
+V = TypeVar("V", bound=discord.ui.View | None)
 
 
 def keeper_for(bot: Host) -> BoardKeeper:
@@ -54,7 +56,24 @@ async def render(bot: Host, game: Game, t: i18n.Messages) -> Drawn:
     except Exception:  # the count is a nicety; the board must still be drawn
         log.warning("could not count the codes left for game %s", game.id, exc_info=True)
         remaining = None
-    return kind.draw(game, remaining, None, t)
+    drawn = kind.draw(game, remaining, None, t)
+    offer_activity(bot, game, drawn.view, t)
+    return drawn
+
+
+def offer_activity(bot: Host, game: Game, view: V, t: i18n.Messages) -> V:
+    """`view`, with the Open board button added when the Activity is configured
+    (ACTIVITY_PORT), the game is running and its mode has an Activity view (`ModeSpec.web`,
+    its `web.py`). Every path that draws such a board passes its view through here."""
+    if (
+        view is not None
+        and game.id is not None
+        and not game.is_over
+        and bot.settings.activity_port is not None
+        and bot.kind_of(game).web is not None
+    ):
+        activity.offer(view, game.id, t=t)
+    return view
 
 
 async def server_language(bot: Host, guild_id: int | None) -> i18n.Messages:

@@ -107,6 +107,7 @@ async def redraw(
 ) -> None:
     """Draw the clicked board again as the store has its game now."""
     drawn = board.draw(interaction, game, chosen, note)
+    boards.offer_activity(interaction.client, game, drawn.view, i18n.person(interaction))
     await interaction.response.edit_message(
         content=drawn.content, embed=drawn.embed, view=drawn.view
     )

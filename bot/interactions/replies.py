@@ -152,6 +152,7 @@ async def show_started(interaction: Interaction, game: Game) -> None:
 
     async def show() -> None:
         drawn = bot.kind_of(game).draw(game, None, None, t)
+        boards.offer_activity(bot, game, drawn.view, t)
         content = discord.utils.MISSING if drawn.content is None else drawn.content
         await interaction.edit_original_response(
             content=content, embed=drawn.embed, view=drawn.view

@@ -1,8 +1,10 @@
 """Inputs every kind of game shares: giving up (with a private confirmation), posting the
-board again, and the commands that read records or run simulations."""
+board again, opening it on the Activity, and the commands that read records or run
+simulations."""
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable
 
 import discord
@@ -26,10 +28,12 @@ from bot.modes.common import actions as common
 from bot.modes.common import board
 from bot.modes.common.rules import NotAPlayGame
 from bot.store import PlayerStats, UnreadableGame
-from bot.ui import charts, i18n, text
+from bot.ui import activity, charts, i18n, text
 from bot.ui.boards import Field
 from bot.ui.errors import ServerOnly
 from bot.ui.i18n import Messages, slash
+
+log = logging.getLogger(__name__)
 
 
 def counted_record(kind: str, fields: Callable[[PlayerStats, Messages], list[Field]]) -> Record:
@@ -209,9 +213,39 @@ async def leaderboard(interaction: Interaction, games: str = "play") -> None:
     await interaction.response.send_message(embed=embed)
 
 
+@guarded
+async def open_board(interaction: Interaction, game_id: int) -> None:
+    """Open board: launch the Activity, where this channel's game is played on a graphical
+    board. Checked like any click (the game runs here, and its mode has an Activity view);
+    where Discord refuses to launch it, the player is told privately why."""
+    bot = interaction.client
+    t = i18n.person(interaction)
+    if bot.settings.activity_port is None:  # a board drawn while the Activity was configured
+        await replies.tell_privately(
+            interaction, t.gettext("This bot's board is not open any more: play here.")
+        )
+        return
+    game = await common.running_here(bot.store, game_id, actor(interaction))
+    if bot.kind_of(game).web is None:  # no board of this mode carries the button
+        raise NotHere()
+    try:
+        await interaction.response.launch_activity()
+    except discord.HTTPException as error:
+        log.info("Discord refused to launch the Activity: %s (code %s)", error.status, error.code)
+        await replies.tell_privately(interaction, _launch_refused(error, t))
+
+
+def _launch_refused(error: discord.HTTPException, t: Messages) -> str:
+    """Why the board did not open, in words the player can act on."""
+    if error.status == 403:
+        return t.gettext("You may not use Activities in this channel, so the board cannot open.")
+    return t.gettext("Discord could not open the board here. Play on this board instead.")
+
+
 DYNAMIC_ITEMS = (
     on_click(board.GIVE_UP, ask_give_up),
     on_click(board.CONFIRM_GIVE_UP, confirm_give_up),
+    on_click(activity.OPEN_BOARD, open_board),
 )
 
 

@@ -20,7 +20,7 @@ from bot.engine import game as core
 from bot.engine.codes import Code
 from bot.engine.errors import NotHere
 from bot.engine.game import EndOutcome, MoveKind
-from bot.interactions import private, replies
+from bot.interactions import boards, private, replies
 from bot.interactions.cogs import ModeInputs
 from bot.interactions.context import Host, Interaction, LeaderboardSpec, ModeSpec
 from bot.interactions.items import on_click
@@ -59,6 +59,7 @@ async def start(interaction: Interaction, hard: bool) -> None:
         else:
             note = t.gettext("You are already playing today's code; here is your board again.")
     board = drawn.board(opened.game, daily.Day.at(now).next_in, note=note, t=t)
+    boards.offer_activity(bot, opened.game, board.view, t)
     await interaction.response.send_message(
         board.content or "",
         embed=board.embed,

@@ -101,9 +101,8 @@ async def _show_board(interaction: Interaction, game: RaceGame, board: Board | N
     t = i18n.channel(interaction)
 
     async def draw() -> None:
-        await interaction.response.edit_message(
-            embed=drawn.board_embed(game, t=t), view=drawn.board_view(game, t=t)
-        )
+        view = boards.offer_activity(interaction.client, game, drawn.board_view(game, t=t), t)
+        await interaction.response.edit_message(embed=drawn.board_embed(game, t=t), view=view)
 
     assert game.id is not None
     message_id = interaction.message.id if interaction.message is not None else None
@@ -126,8 +125,9 @@ async def my_board(interaction: Interaction, game_id: int) -> None:
 
 
 async def _send_private(interaction: Interaction, game: RaceGame, note: str | None = None) -> None:
-    board = drawn.private(game, interaction.user.id, note=note, t=i18n.person(interaction))
-    view = board.view or discord.utils.MISSING
+    t = i18n.person(interaction)
+    board = drawn.private(game, interaction.user.id, note=note, t=t)
+    view = boards.offer_activity(interaction.client, game, board.view, t) or discord.utils.MISSING
     if interaction.response.is_done():
         await interaction.followup.send(
             board.content or "", embed=board.embed, view=view, ephemeral=True

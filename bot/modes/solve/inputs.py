@@ -111,6 +111,7 @@ async def _show(interaction: Interaction, step: solve.SolveStep) -> None:
     if not step.exact:
         note = "\n".join(filter(None, [note, board.approximate_note(t)]))
     drawn = board.draw(step.game, step.remaining, note, t)
+    boards.offer_activity(interaction.client, step.game, drawn.view, t)
 
     async def draw() -> None:
         if interaction.response.is_done():
