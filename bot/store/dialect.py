@@ -10,7 +10,7 @@ stores timestamps its own way.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Coroutine, Iterable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Coroutine, Iterable, Mapping, Sequence
 from datetime import datetime
 from typing import Any, Literal, Protocol, TypeVar
 
@@ -86,6 +86,12 @@ class Dialect(Protocol):
     async def connect(self, schema_version: int | None = None) -> None:
         """Open the database and bring its schema up to `schema_version` (the newest if None).
         Raises StoreUnavailable, one line for the operator, if it cannot be used."""
+        ...
+
+    async def hear(self, heard: Callable[[int, int, int], None]) -> Callable[[], Awaitable[None]]:
+        """Call `heard(game id, channel id, version)` for every game another process commits
+        (PostgreSQL's notifications, `schema` step 8; SQLite has one process, so never);
+        returns how to stop hearing."""
         ...
 
     async def close(self) -> None:

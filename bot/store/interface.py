@@ -80,6 +80,12 @@ class Store(Protocol):
         Activity's viewers of its channel are shown."""
         ...
 
+    async def listen_everywhere(self, listener: Callable[[Applied[Any]], None]) -> None:
+        """`listen`, and also hear of every game another process sharing the database commits
+        (read again here; outcome and board None: its board is that process's to draw). On
+        PostgreSQL through LISTEN/NOTIFY; a SQLite file has one process."""
+        ...
+
     async def apply(
         self,
         transition: Callable[[Game], tuple[Game, OutcomeT]],

@@ -17,7 +17,7 @@ import logging
 import os
 import re
 import time
-from collections.abc import AsyncIterator, Callable, Coroutine, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine, Sequence
 from contextlib import asynccontextmanager
 from datetime import datetime
 from typing import TYPE_CHECKING, Any, Literal, TypeVar
@@ -36,6 +36,10 @@ T = TypeVar("T")
 BUSY_TIMEOUT_SECONDS = 2.0
 CONNECT_TIMEOUT_SECONDS = 10.0
 POOL_SIZE = 10
+NOTIFICATIONS = "mastermind_games"
+"""The channel every game's commit is told on (schema step 8's trigger)."""
+HEAR_AGAIN_SECONDS = 5.0
+"""After the listening connection is lost, how long before it connects again."""
 URL_SCHEMES = ("postgresql", "postgres")
 
 if TYPE_CHECKING:  # asyncpg's classes are generic only in its type stubs
@@ -121,6 +125,7 @@ class PostgresDialect:
         self._pool: asyncpg.Pool[asyncpg.Record] | None = None
         self._running: set[asyncio.Task[Any]] = set()  # strong references to shielded work
         self._down_since: float | None = None  # when the current outage began (monotonic)
+        self._own_pids: set[int] = set()  # this process's backends: its own commits
 
     @property
     def pool(self) -> asyncpg.Pool[asyncpg.Record]:
@@ -146,6 +151,7 @@ class PostgresDialect:
                 min_size=1,
                 max_size=self._pool_size,
                 timeout=CONNECT_TIMEOUT_SECONDS,
+                init=self._remember,
                 server_settings={
                     "application_name": "mastermind-bot",
                     # A row lock held elsewhere (another move on the game) is waited for this
@@ -164,6 +170,62 @@ class PostgresDialect:
             if isinstance(error, asyncpg.PostgresError | OSError):
                 raise self._unusable(error) from error
             raise
+
+    async def _remember(self, conn: asyncpg.Connection[asyncpg.Record]) -> None:
+        """A pool connection's backend: its commits' notifications are this process's own."""
+        self._own_pids.add(conn.get_server_pid())
+
+    async def hear(self, heard: Callable[[int, int, int], None]) -> Callable[[], Awaitable[None]]:
+        """LISTEN on NOTIFICATIONS on a connection of its own (connected again after a loss);
+        a notification from one of this process's own backends is not passed on."""
+        stopping, ready = asyncio.Event(), asyncio.Event()
+
+        def on_notice(_conn: Conn, pid: int, _channel: str, payload: object) -> None:
+            if pid in self._own_pids:
+                return
+            try:
+                game, channel, version = (int(part) for part in str(payload).split(":"))
+            except ValueError:
+                return
+            heard(game, channel, version)
+
+        async def listening() -> None:
+            while not stopping.is_set():
+                lost = asyncio.Event()
+                try:
+                    conn = await asyncpg.connect(
+                        self.url,
+                        timeout=CONNECT_TIMEOUT_SECONDS,
+                        server_settings={"application_name": "mastermind-bot listen"},
+                    )
+                except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError, TimeoutError):
+                    log.debug("cannot listen to %s yet; trying again", self.name)
+                    ready.set()
+                else:
+                    conn.add_termination_listener(lambda _conn, lost=lost: lost.set())
+                    await conn.add_listener(NOTIFICATIONS, on_notice)
+                    ready.set()
+                    waits = {asyncio.create_task(w.wait()) for w in (lost, stopping)}
+                    _, pending = await asyncio.wait(waits, return_when=asyncio.FIRST_COMPLETED)
+                    for task in pending:
+                        task.cancel()
+                    with contextlib.suppress(Exception):
+                        await asyncio.wait_for(conn.close(), 5.0)
+                    if stopping.is_set():
+                        return
+                    log.debug("lost the listening connection to %s; connecting again", self.name)
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(stopping.wait(), HEAR_AGAIN_SECONDS)
+
+        task = asyncio.create_task(listening(), name="store-hear")
+        await ready.wait()  # listening from now on (or told why not, and trying again)
+
+        async def stop() -> None:
+            stopping.set()
+            with contextlib.suppress(asyncio.CancelledError):
+                await asyncio.wait_for(task, 10.0)
+
+        return stop
 
     async def close(self) -> None:
         """Let running transactions finish (bounded), then close the pool."""

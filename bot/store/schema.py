@@ -393,6 +393,27 @@ STEPS: tuple[Step, ...] = (
             _ONE_PER_CHANNEL,
         ),
     ),
+    Step(
+        8,
+        "every process hears of every game another process changes (the Activity's live "
+        "boards in a cluster): a committed insert or new version of a game is a notification "
+        "on the channel `mastermind_games`, `<game id>:<channel id>:<version>`; SQLite has one "
+        "process only",
+        sqlite=(),
+        postgres=(
+            """
+            CREATE OR REPLACE FUNCTION mastermind_game_changed() RETURNS trigger AS $$
+            BEGIN
+                PERFORM pg_notify('mastermind_games',
+                                  NEW.id || ':' || NEW.channel_id || ':' || NEW.version);
+                RETURN NULL;
+            END
+            $$ LANGUAGE plpgsql
+            """,
+            "CREATE TRIGGER games_changed AFTER INSERT OR UPDATE OF version ON games "
+            "FOR EACH ROW EXECUTE FUNCTION mastermind_game_changed()",
+        ),
+    ),
 )
 """The steps every database has, whatever modes the bot runs."""
 

@@ -10,9 +10,10 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import time
-from collections.abc import Callable, Coroutine, Mapping
+from collections.abc import Awaitable, Callable, Coroutine, Mapping
 from datetime import datetime, timedelta
 from typing import Any, Self, TypeVar, Unpack
 
@@ -45,6 +46,9 @@ class SqlStore:
         self._clock = clock or utc_now
         self._connected = False
         self._listeners: list[Callable[[values.Applied[Any]], None]] = []
+        self._everywhere: list[Callable[[values.Applied[Any]], None]] = []
+        self._stop_hearing: Callable[[], Awaitable[None]] | None = None
+        self._reading: dict[int, int] = {}  # another process's games being read: newest version
         self._inline = dialect.inline_moves
         self._unreadable_told: set[int] = set()  # games whose unreadable record was logged
 
@@ -68,6 +72,9 @@ class SqlStore:
 
     async def close(self) -> None:
         """Release the database once the transactions begun have finished (bounded)."""
+        if self._stop_hearing is not None:
+            stop, self._stop_hearing = self._stop_hearing, None
+            await stop()
         self._connected = False
         await self.dialect.close()
 
@@ -99,8 +106,7 @@ class SqlStore:
                 raise
             held = await self._read(lambda session: game_rows.played_id(session, game))
             raise AlreadyPlayed(held) from None
-        for listener in self._listeners:  # a new game: no board drawn for it yet to redraw
-            listener(values.Applied(started, None, None))
+        self._tell(values.Applied(started, None, None))  # a new game: no board drawn for it yet
         return started
 
     async def act(
@@ -131,12 +137,43 @@ class SqlStore:
             return values.Applied(public(new), outcome, loaded.board)
 
         applied = await self._write(work, source=source)
-        for listener in self._listeners:
-            listener(applied)
+        self._tell(applied)
         return applied
 
     def listen(self, listener: Callable[[values.Applied[Any]], None]) -> None:
         self._listeners.append(listener)
+
+    async def listen_everywhere(self, listener: Callable[[values.Applied[Any]], None]) -> None:
+        self._everywhere.append(listener)
+        if self._stop_hearing is None:
+            self._stop_hearing = await self.dialect.hear(self._heard)
+
+    def _tell(self, applied: values.Applied[Any]) -> None:
+        for listener in (*self._listeners, *self._everywhere):
+            listener(applied)
+
+    def _heard(self, game_id: int, channel_id: int, version: int) -> None:
+        """Another process committed `game_id` at `version`: read it (once for a burst) and
+        tell those who listen everywhere; its board is that process's to draw."""
+        reading = self._reading.get(game_id)
+        self._reading[game_id] = version if reading is None else max(version, reading)
+        if reading is None:
+            asyncio.get_running_loop().create_task(self._read_heard(game_id), name="store-heard")
+
+    async def _read_heard(self, game_id: int) -> None:
+        told = -1  # a new game is version 0
+        try:
+            while self._reading.get(game_id, -1) > told and self._connected:
+                told = self._reading[game_id]
+                game = await self.game(game_id)
+                if game is not None:
+                    for listener in self._everywhere:
+                        listener(values.Applied(game, None, None))
+                    told = max(told, game.version)
+        except Exception:  # an outage is told by the store's own calls; a view waits for it
+            log.debug("reading game %s another process changed failed", game_id, exc_info=True)
+        finally:
+            self._reading.pop(game_id, None)
 
     async def apply(
         self, transition: Callable[[Game], tuple[Game, OutcomeT]], **target: Unpack[ActionTarget]

@@ -18,7 +18,7 @@ from __future__ import annotations
 import logging
 import os
 import sqlite3
-from collections.abc import Callable, Coroutine
+from collections.abc import Awaitable, Callable, Coroutine
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, Literal, TypeVar
@@ -162,6 +162,14 @@ class SqliteDialect:
             raise StoreUnavailable(
                 f"database {self.path} is a folder; set DATABASE_PATH to a file path."
             )
+
+    async def hear(self, heard: Callable[[int, int, int], None]) -> Callable[[], Awaitable[None]]:
+        """Nothing to hear: one process holds a SQLite file (`StoreInUse` keeps others out)."""
+
+        async def stop() -> None:
+            return None
+
+        return stop
 
     async def close(self) -> None:
         """Finish what is queued (each job within its deadline), then close both connections."""

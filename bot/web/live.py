@@ -72,8 +72,9 @@ class Hub:
         self.on_delivered: Callable[[int, int], None] | None = None
         """Told (game id, version) after each push reached a page (the benchmark's clock)."""
 
-    def start(self) -> None:
-        self.bot.store.listen(self.committed)
+    async def start(self) -> None:
+        """Hear of every game committed, by this process or (PostgreSQL) another one."""
+        await self.bot.store.listen_everywhere(self.committed)
 
     async def close(self) -> None:
         self._closed = True

@@ -84,7 +84,7 @@ class ActivityServer:
 
     async def start(self) -> None:
         """Listen on ACTIVITY_HOST:ACTIVITY_PORT; ServiceUnavailable (one line) if it cannot."""
-        self.hub.start()
+        await self.hub.start()
         self._runner = web.AppRunner(self.application(), access_log=None, handle_signals=False)
         await self._runner.setup()
         site = web.TCPSite(self._runner, self.host, self.port)
