@@ -37,7 +37,7 @@ if __package__ in (None, ""):  # run as `python benchmarks/review.py`
 from bot.config import Settings
 from bot.engine import jobs
 from bot.engine.codes import Code, CodeSpace
-from bot.engine.job_types import VariantSpec
+from bot.engine.job_types import SearchSpec, VariantSpec
 from bot.engine.scoring import score, score_against
 from bot.solver_pool import SolverPool
 
@@ -171,7 +171,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         plain = [(list(g), b, w) for g, (b, w) in history]
         for number in range(1, len(history) + 1):
             began = time.perf_counter()
-            row = jobs.review_guess(VARIANT, plain, number, game, budget)
+            row = jobs.review_guess(VARIANT, plain, number, SearchSpec(game, budget))
             timings.append((time.perf_counter() - began, row.before, game, history, number))
     seconds = [t for t, *_ in timings]
     slowest = max(timings, key=lambda t: t[0])
@@ -192,7 +192,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     for _, before, game, history, number in chosen:
         plain = [(list(g), b, w) for g, (b, w) in history]
         began = time.perf_counter()
-        row = jobs.review_guess(VARIANT, plain, number, game, budget)
+        row = jobs.review_guess(VARIANT, plain, number, SearchSpec(game, budget))
         engine = time.perf_counter() - began
         began = time.perf_counter()
         count, guess = baseline_row(space, history, number)

@@ -19,18 +19,8 @@ from enum import StrEnum
 from typing import TypeVar
 
 from bot import metrics
-from bot.engine import cache_dir, jobs
+from bot.engine import cache_dir, job_types, jobs
 from bot.engine.game import Variant
-from bot.engine.job_types import (
-    Hint,
-    NextGuess,
-    NoCodeLeft,
-    ReviewedGuess,
-    SimulationBudget,
-    SimulationResult,
-    VariantSpec,
-    WorkerMemory,
-)
 from bot.worker_processes import WorkerLost, WorkerProcesses, WorkersClosed
 
 T = TypeVar("T")
@@ -71,7 +61,7 @@ class SimulationLimits:
 
     per_user: int = 1
     in_flight: int = 3
-    budget: SimulationBudget = field(default_factory=SimulationBudget)
+    budget: job_types.SimulationBudget = field(default_factory=job_types.SimulationBudget)
 
 
 class SolverPool:
@@ -115,7 +105,7 @@ class SolverPool:
         strategy: str,
         history: History,
         seed: int,
-    ) -> NextGuess | NoCodeLeft:
+    ) -> job_types.NextGuess | job_types.NoCodeLeft:
         """The solver's next guess after `history`, or the answer that left no code."""
         return await self._call(
             self._moves,
@@ -123,14 +113,13 @@ class SolverPool:
             _spec(variant),
             strategy,
             list(history),
-            seed,
-            self.time_budget,
+            self._search(seed),
         )
 
-    async def opening(self, variant: Variant, strategy: str, seed: int) -> NextGuess:
+    async def opening(self, variant: Variant, strategy: str, seed: int) -> job_types.NextGuess:
         """The first guess of a solve game (no answer yet, so some code is always left)."""
         move = await self.next_move(variant, strategy, [], seed)
-        if isinstance(move, NoCodeLeft):  # pragma: no cover - no answers, nothing to contradict
+        if isinstance(move, job_types.NoCodeLeft):  # pragma: no cover - no answer contradicts
             raise RuntimeError(f"the opening found no code left after answer {move.index + 1}")
         return move
 
@@ -149,7 +138,7 @@ class SolverPool:
         level: int,
         hard: bool,
         seed: int,
-    ) -> Hint:
+    ) -> job_types.Hint:
         """A play game's hint: the codes left, and at level 2 a code to guess (one that fits
         every answer in hard mode)."""
         return await self._call(
@@ -159,13 +148,12 @@ class SolverPool:
             list(history),
             level,
             hard,
-            seed,
-            self.time_budget,
+            self._search(seed),
         )
 
     async def review(
         self, variant: Variant, history: History, seed: int, user_id: int
-    ) -> list[ReviewedGuess]:
+    ) -> list[job_types.ReviewedGuess]:
         """A finished game reviewed guess by guess (see `bot.engine.review`).
 
         Each guess is its own job with a move's time budget, awaited in turn, so moves other
@@ -175,13 +163,10 @@ class SolverPool:
         if user_id in self._reviewing:
             raise SolverBusy(Unavailable.REVIEWING)
         self._reviewing.add(user_id)
-        spec = _spec(variant)
-        plain = list(history)
+        spec, plain, search = _spec(variant), list(history), self._search(seed)
         try:
             return [
-                await self._call(
-                    self._moves, jobs.review_guess, spec, plain, number, seed, self.time_budget
-                )
+                await self._call(self._moves, jobs.review_guess, spec, plain, number, search)
                 for number in range(1, len(plain) + 1)
             ]
         finally:
@@ -206,7 +191,9 @@ class SolverPool:
         """Simulations running or waiting for the simulation worker."""
         return sum(self._simulating.values())
 
-    async def simulation(self, variant: Variant, strategy: str, user_id: int) -> SimulationResult:
+    async def simulation(
+        self, variant: Variant, strategy: str, user_id: int
+    ) -> job_types.SimulationResult:
         """A strategy's guess counts over every secret of a variant, or a budgeted sample.
 
         Raises SolverBusy when `user_id` already has one in flight or too many are.
@@ -233,7 +220,7 @@ class SolverPool:
         """Live worker process ids, move workers first."""
         return [*self._moves.pids, *self._simulations.pids]
 
-    async def worker_memory(self) -> WorkerMemory:
+    async def worker_memory(self) -> job_types.WorkerMemory:
         """A move worker's current and peak memory (with one worker: the move worker)."""
         return await self._call(self._moves, jobs.memory)
 
@@ -256,6 +243,10 @@ class SolverPool:
         """`shutdown` without blocking the event loop meanwhile."""
         await asyncio.to_thread(self.shutdown, grace)
 
+    def _search(self, seed: int) -> job_types.SearchSpec:
+        """A game's search: its own seed, and the move budget (`SOLVER_TIME_BUDGET`)."""
+        return job_types.SearchSpec(seed, self.time_budget)
+
     @staticmethod
     async def _call(
         workers: WorkerProcesses, function: Callable[..., T], *args: object, warm_up: bool = False
@@ -273,6 +264,6 @@ class SolverPool:
             metrics.SINK.solver_job(-1, time.perf_counter() - started)
 
 
-def _spec(variant: Variant) -> VariantSpec:
+def _spec(variant: Variant) -> job_types.VariantSpec:
     """The rules a worker needs of a variant: plain data, cheap to send."""
-    return VariantSpec(variant.pegs, variant.colours, variant.duplicates)
+    return job_types.VariantSpec(variant.pegs, variant.colours, variant.duplicates)

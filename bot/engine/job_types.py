@@ -31,6 +31,15 @@ class VariantSpec:
 
 
 @dataclass(frozen=True)
+class SearchSpec:
+    """How one search runs: its seed (a game's own, so asking again gives the same move) and
+    the seconds it may spend where the exact search would overrun (`SOLVER_TIME_BUDGET`)."""
+
+    seed: int = 0
+    time_budget: float = 2.0
+
+
+@dataclass(frozen=True)
 class NextGuess:
     """The solver's next guess, and how many codes were still possible before it. `exact`
     False: the strategy's exact search would have overrun the move budget, so an approximate

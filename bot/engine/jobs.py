@@ -20,6 +20,7 @@ from bot.engine.job_types import (
     NextGuess,
     NoCodeLeft,
     ReviewedGuess,
+    SearchSpec,
     SimulationBudget,
     SimulationResult,
     VariantSpec,
@@ -77,9 +78,13 @@ def _sweep_ready() -> None:
     cache_dir.warmed_alone(_load_sweep)
 
 
-def _solver(variant: VariantSpec, strategy: str, seed: int = 0, time_budget: float = 2.0) -> Solver:
+DEFAULT_SEARCH = SearchSpec()
+
+
+def _solver(variant: VariantSpec, strategy: str, search: SearchSpec = DEFAULT_SEARCH) -> Solver:
     space = context_for(*variant.key).space
-    return Solver(space, strategy, seed=seed, limits=SearchLimits(time_budget=time_budget))
+    limits = SearchLimits(time_budget=search.time_budget)
+    return Solver(space, strategy, seed=search.seed, limits=limits)
 
 
 def _knuth_walker(variant: VariantSpec) -> TreeWalker:
@@ -97,14 +102,10 @@ def _plain(history: PlainHistory) -> list[tuple[tuple[int, ...], tuple[int, int]
 
 
 def next_move(
-    variant: VariantSpec,
-    strategy: str,
-    history: PlainHistory,
-    seed: int = 0,
-    time_budget: float = 2.0,
+    variant: VariantSpec, strategy: str, history: PlainHistory, search: SearchSpec = DEFAULT_SEARCH
 ) -> NextGuess | NoCodeLeft:
     """The next guess, or which answer left no code."""
-    solver = _solver(variant, strategy, seed, time_budget)
+    solver = _solver(variant, strategy, search)
     try:
         move = solver.next_move(_plain(history))
     except Contradiction as error:
@@ -130,17 +131,13 @@ def remaining(variant: VariantSpec, history: PlainHistory) -> int | None:
 
 
 def review_guess(
-    variant: VariantSpec,
-    history: PlainHistory,
-    number: int,
-    seed: int = 0,
-    time_budget: float = 2.0,
+    variant: VariantSpec, history: PlainHistory, number: int, search: SearchSpec = DEFAULT_SEARCH
 ) -> ReviewedGuess:
     """Guess `number` (1-based) of a finished game reviewed: one job per guess, so a review
-    never holds a move worker longer than a move does (`time_budget` bounds the approximate
+    never holds a move worker longer than a move does (its time budget bounds the approximate
     search; the exact one stays within it on its own, see benchmarks/review.py)."""
-    deadline = time.perf_counter() + time_budget
-    solver = review.reviewer(context_for(*variant.key).space, seed)
+    deadline = time.perf_counter() + search.time_budget
+    solver = review.reviewer(context_for(*variant.key).space, search.seed)
     row, _ = review.review_guess(solver, _plain(history), number, deadline=deadline)
     return row
 
@@ -150,12 +147,12 @@ def hint(
     history: PlainHistory,
     level: int,
     hard: bool = False,
-    seed: int = 0,
-    time_budget: float = 2.0,
+    search: SearchSpec = DEFAULT_SEARCH,
 ) -> Hint:
     """A play game's hint (see `bot.engine.hints`): the codes left, and at level 2 a guess."""
     space = context_for(*variant.key).space
-    return hints.hint(space, _plain(history), level, hard=hard, seed=seed, time_budget=time_budget)
+    seed, budget = search.seed, search.time_budget
+    return hints.hint(space, _plain(history), level, hard=hard, seed=seed, time_budget=budget)
 
 
 def simulation(
