@@ -134,7 +134,7 @@ export function drawGame(state) {
     view.status === 'running' && view.remaining !== undefined && view.remaining !== null
       ? el('span', { class: 'remaining', text: words(strings, 'guesses_left', { count: view.remaining }) })
       : null,
-    extra.ends_at && extra.phase === 'running'
+    extra.ends_at && view.status === 'running'
       ? el('span', { class: 'clock', 'data-ends-at': extra.ends_at, role: 'timer',
           text: words(strings, 'time_left', { time: remaining(extra.ends_at) }) })
       : null,
@@ -159,12 +159,15 @@ export function drawGame(state) {
     ),
   );
 
-  if (Array.isArray(extra.guess) && actions.has('answer')) section.push(answerPanel(state, extra));
-  else if (extra.contradiction) section.push(el('p', { class: 'notice contradiction', text: words(strings, 'contradiction', { reason: extra.contradiction }) }));
+  const answering = Array.isArray(extra.guess) && actions.has('answer');
+  if (answering) section.push(answerPanel(state, extra));
+  else if (extra.contradiction) section.push(el('p', { class: 'notice contradiction', role: 'alert', text: words(strings, 'contradiction', { reason: extra.contradiction }) }));
 
   if (actions.has('guess')) section.push(entryPanel(state));
 
-  const buttons = [...actions].filter((name) => !['guess', 'answer', 'undo'].includes(name));
+  // Every other action the viewer may take is a button (undo too, when no guess awaits).
+  const own = answering ? ['guess', 'answer', 'undo'] : ['guess', 'answer'];
+  const buttons = [...actions].filter((name) => !own.includes(name));
   if (buttons.length) {
     section.push(
       el('div', { class: 'row-buttons actions' },
@@ -178,16 +181,15 @@ export function drawGame(state) {
     );
   }
 
-  if (Array.isArray(extra.standings)) {
-    section.push(people(strings, words(strings, 'standings'), extra.standings, (item) =>
-      item.done ? words(strings, 'progress_done', { name: item.by.name }) : words(strings, 'progress_row', { name: item.by.name, count: item.guesses }),
-    ));
+  const standing = (item) =>
+    (item.place ? `${item.place}. ` : '') +
+    (item.done ? words(strings, 'progress_done', { name: item.by.name }) : words(strings, 'progress_row', { name: item.by.name, count: item.guesses }));
+  if (Array.isArray(extra.standings) && extra.standings.length) {
+    section.push(people(strings, words(strings, 'standings'), extra.standings, standing));
   }
-  if (Array.isArray(extra.progress) && extra.progress.length) {
-    section.push(people(strings, words(strings, 'progress'), extra.progress, (item) =>
-      item.done ? words(strings, 'progress_done', { name: item.by.name }) : words(strings, 'progress_row', { name: item.by.name, count: item.guesses }),
-    ));
-  }
+  // The others' progress on their private boards (the viewer's own board is above).
+  const others = (extra.progress || []).filter((item) => item.by?.id !== state.user?.id);
+  if (others.length) section.push(people(strings, words(strings, 'progress'), others, standing));
   return section;
 }
 
