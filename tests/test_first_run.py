@@ -9,6 +9,7 @@ import re
 import signal
 from pathlib import Path
 
+import aiohttp
 import pytest
 
 from bot.about import version
@@ -203,37 +204,69 @@ async def test_sync_and_unsync_commands(fake_discord: FakeDiscord, db_path: Path
     assert fake_discord.token not in first.output + refused.output
 
 
-async def test_syncs_keep_the_entry_point_of_an_app_with_activities(
+def _global_commands(fake: FakeDiscord) -> list[tuple[int, str, str]]:
+    return [(c["type"], c["name"], c["id"]) for c in fake.synced_commands()]
+
+
+def _with_activities(fake: FakeDiscord) -> str:
+    """Activities on: Discord's Entry Point is a global command (its id returned), and a bulk
+    overwrite that leaves it out is refused with 50240."""
+    fake.enable_activities()
+    [entry] = fake.synced_commands()
+    return str(entry["id"])
+
+
+async def test_the_start_up_sync_keeps_the_entry_point(
     fake_discord: FakeDiscord, db_path: Path
 ) -> None:
-    """With Activities, Discord owns a global Entry Point command and refuses (50240) a bulk
-    overwrite without it: the start-up sync, `sync` and `unsync` send it back unchanged, and
-    the dev server's warning about global copies does not count it."""
-    fake_discord.enable_activities()
-    [entry] = fake_discord.synced_commands()
-
-    def global_commands() -> list[tuple[int, str, str]]:
-        return [(c["type"], c["name"], c["id"]) for c in fake_discord.synced_commands()]
-
+    """The bot syncs at start beside the Entry Point (handler unchanged: still Discord's to
+    handle); with DEV_GUILD_ID the warning about global copies does not count it."""
+    entry = _with_activities(fake_discord)
     bot = await fake_discord.spawn_bot(env=_env(db_path))
     await bot.wait_ready(timeout=30.0, commands=True)
     assert await bot.stop(30.0) == 0
     assert _levels(bot.output) == {"INFO"}, bot.output
     [mastermind] = [c for c in fake_discord.synced_commands() if c["type"] == 1]
-    assert global_commands() == [(1, "mastermind", mastermind["id"]), (4, "launch", entry["id"])]
-    assert fake_discord.synced_commands()[1]["handler"] == 2  # still Discord's to handle
+    assert _global_commands(fake_discord) == [
+        (1, "mastermind", mastermind["id"]),
+        (4, "launch", entry),
+    ]
+    assert fake_discord.synced_commands()[1]["handler"] == 2
 
-    forced = await _one_shot(fake_discord, db_path, "sync")
-    assert forced.returncode == 0, forced.output
-    assert "synced 1 command(s) globally" in forced.output
-    assert global_commands() == [(1, "mastermind", mastermind["id"]), (4, "launch", entry["id"])]
-
-    removed = await _one_shot(fake_discord, db_path, "unsync")
-    assert removed.returncode == 0, removed.output
-    assert "removed 1 command(s) globally" in removed.output
-    assert global_commands() == [(4, "launch", entry["id"])]
-
+    fake_discord.commands[None] = [
+        c for c in fake_discord.synced_commands() if c["type"] == 4
+    ]  # only the Entry Point is global now: no copy of the bot's commands to warn about
     dev = await fake_discord.spawn_bot(env=_env(db_path, DEV_GUILD_ID=str(fake_discord.guild_id)))
     await dev.wait_ready(timeout=30.0, commands=True)
     assert await dev.stop(30.0) == 0
-    assert _levels(dev.output) == {"INFO"}, dev.output  # the Entry Point is no second copy
+    assert _levels(dev.output) == {"INFO"}, dev.output
+
+
+async def test_sync_keeps_the_entry_point(fake_discord: FakeDiscord, db_path: Path) -> None:
+    entry = _with_activities(fake_discord)
+    forced = await _one_shot(fake_discord, db_path, "sync")
+    assert forced.returncode == 0, forced.output
+    assert "synced 1 command(s) globally" in forced.output
+    [mastermind] = [c for c in fake_discord.synced_commands() if c["type"] == 1]
+    assert _global_commands(fake_discord) == [
+        (1, "mastermind", mastermind["id"]),
+        (4, "launch", entry),
+    ]
+
+
+async def test_unsync_removes_the_bots_commands_and_keeps_the_entry_point(
+    fake_discord: FakeDiscord, db_path: Path
+) -> None:
+    entry = _with_activities(fake_discord)
+    launch = {k: fake_discord.synced_commands()[0][k] for k in ("type", "name", "handler")}
+    mastermind = {"type": 1, "name": "mastermind", "description": "Play Mastermind"}
+    url = f"{fake_discord.rest_base}/applications/{fake_discord.application_id}/commands"
+    async with (  # the bot's command beside the Entry Point, as an earlier sync left them
+        aiohttp.ClientSession(headers={"Authorization": f"Bot {fake_discord.token}"}) as http,
+        http.put(url, json=[mastermind, launch]) as response,
+    ):
+        assert response.status == 200
+    removed = await _one_shot(fake_discord, db_path, "unsync")
+    assert removed.returncode == 0, removed.output
+    assert "removed 1 command(s) globally" in removed.output
+    assert _global_commands(fake_discord) == [(4, "launch", entry)]
