@@ -166,3 +166,11 @@ async def test_an_old_button_after_the_activity_was_turned_off(
         guess = await fake.slash("general", "bob", "mastermind", "guess", options={"code": "1234"})
         await guess.response()
         await fake.wait_for(lambda: OPEN not in labels(board), what="the board redrawn")
+
+
+async def test_it_opens_in_a_dm_too(fake_discord: FakeDiscord, activity_bot: MastermindBot) -> None:
+    """In a DM with the bot the Activity runs in a private channel ("pc"), no guild."""
+    dm = fake_discord.dm_channel("alice")
+    board = await (await fake_discord.slash(dm, "alice", "mastermind", "play")).settled()
+    instance = await (await fake_discord.click(board, OPEN, user="alice")).launched()
+    assert instance.kind == "pc" and instance.channel == dm
