@@ -45,6 +45,7 @@ sys.path.insert(0, str(ROOT))
 
 from bot.app import MastermindBot  # noqa: E402
 from bot.config import Settings  # noqa: E402
+from bot.web.api import NONCE  # noqa: E402
 from tests.discord_fake import FakeDiscord  # noqa: E402
 from tests.fuzz import probe  # noqa: E402
 
@@ -218,8 +219,9 @@ def action_case(rng: random.Random, scene: Scene) -> Case:
             body["args"]["code"] = [0, 0, 0, 0]
         if type(body["args"]["black"]) is int and 0 <= body["args"]["black"] <= 4:
             body["args"]["black"] = 9
-    elif defect == 6:  # a bad nonce
-        body["nonce"] = rng.choice(["", "short", "x" * 65, "bad nonce!", junk(rng)])
+    elif defect == 6:  # a bad nonce (junk may happen to be a good one: then it is spoilt)
+        bad = rng.choice(["", "short", "x" * 65, "bad nonce!", junk(rng)])
+        body["nonce"] = bad + "!" if isinstance(bad, str) and NONCE.fullmatch(bad) else bad
     elif defect == 7:  # a field of the wrong type
         key = rng.choice(["game_id", "version", "action", "args", "nonce"])
         body[key] = rng.choice([None, "1", 1.5, [], {}, True, -1])
