@@ -56,7 +56,7 @@ def page_words(t: Messages) -> dict[str, str]:
         "status.ended": t.gettext("The game is over."),
         "secret": t.gettext("The secret was"),
         "progress": t.gettext("How the others are doing"),
-        "progress_row": t.gettext("{name}: {count} guesses", name="{name}", count="{count}"),
+        "progress_row": t.gettext("{name} — guesses: {count}", name="{name}", count="{count}"),
         "progress_done": t.gettext("{name}: done", name="{name}"),
         "private_board": t.gettext("Only you see your board; the others see your progress."),
         "lobby": t.gettext("Waiting for players to join."),

@@ -123,7 +123,7 @@ async def test_a_race_of_two_racers_from_the_lobby_to_the_standings(
     code = "".join(str(c + 1) for c in json.loads(secret))
     wrong = ("2" if code[0] == "1" else "1") + code[1:]
     await alice.guess(wrong)
-    await bob.app.locator("#game .side li", has_text="Alice: 1").wait_for()
+    await bob.app.locator("#game .side li", has_text="Alice — guesses: 1").wait_for()
     assert await bob.rows().count() == 0  # alice's guess is hers alone
     await bob.guess(code)
     await alice.app.locator("#game .side li", has_text="Bob").filter(has_text="1.").wait_for()
