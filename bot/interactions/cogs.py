@@ -4,6 +4,7 @@ its code modal (if it has one) routed to it by custom_id."""
 from __future__ import annotations
 
 import logging
+import re
 from collections.abc import Iterable
 from typing import Any, ClassVar
 
@@ -60,13 +61,9 @@ class ModeInputs(commands.Cog):
     async def cog_unload(self) -> None:
         self.bot.remove_dynamic_items(*self.items)
 
-    @commands.Cog.listener()
-    async def on_interaction(self, interaction: Interaction) -> None:
-        if self.modal is None:
-            return
-        match = submitted_to(interaction, self.modal.pattern)
-        if match is None:
-            return
+    async def answer_modal(self, interaction: Interaction, match: re.Match[str]) -> None:
+        """Answer a submit of this mode's code modal (`route_inputs` found it is one)."""
+        assert self.modal is not None
         numbers = await replies.numbers_or_refuse(interaction, match)
         if numbers is None:
             return
@@ -75,15 +72,18 @@ class ModeInputs(commands.Cog):
             await boards.catch_up(interaction, numbers["game"])
 
 
-async def refuse_unrouted(interaction: Interaction, cogs: Iterable[object]) -> None:
-    """A button, select or modal whose custom_id no mode's route takes (forged, or from a
+async def route_inputs(interaction: Interaction, cogs: Iterable[object]) -> None:
+    """The bot's one listener of every interaction (discord.py starts a task per listener and
+    event, so one listener, not one per mode): a code modal goes to the mode whose route it is
+    on; a button, select or modal whose custom_id no mode's route takes (forged, or from a
     message of a bot version with other routes) is refused privately, as a missing game is:
     else nobody answers it, and Discord shows "This interaction failed"."""
     inputs = [cog for cog in cogs if isinstance(cog, ModeInputs)]
     if interaction.type is discord.InteractionType.modal_submit:
-        routes = [cog.modal.pattern for cog in inputs if cog.modal is not None]
-        if any(submitted_to(interaction, route) for route in routes):
-            return
+        for cog in inputs:
+            if cog.modal and (match := submitted_to(interaction, cog.modal.pattern)):
+                await cog.answer_modal(interaction, match)
+                return
     elif interaction.type is discord.InteractionType.component:
         data: dict[str, Any] = dict(interaction.data or {})
         custom_id = str(data.get("custom_id", ""))

@@ -473,7 +473,7 @@ class SqlStore:
             raise refused from None
 
     async def _transaction(self, work: Work[T], *, write: bool) -> T:
-        now = self.dialect.stamp(self._clock())
+        now = self.dialect.stamp(self._clock()) if write else None  # a read stores no time
         started = time.perf_counter()
         try:
             return await self.dialect.run(lambda session: work(session, now), write=write)

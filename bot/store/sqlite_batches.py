@@ -165,8 +165,8 @@ class Batcher:
             self._server = None
 
     async def _transaction(self, jobs: list[Job]) -> None:
-        if not self._write and len(jobs) == 1 and await self._read_alone(jobs[0]):
-            return
+        if not self._write:
+            jobs = await (self._read_alone(jobs[0]) if len(jobs) == 1 else self._read_queued(jobs))
         jobs = await self._begin(jobs)
         if not jobs:
             return
@@ -197,22 +197,48 @@ class Batcher:
             raise
         _settle(outcomes)
 
-    async def _read_alone(self, job: Job) -> bool:
-        """A read with nobody to share a snapshot with runs without BEGIN and COMMIT (two hops
-        saved): one statement is a snapshot of its own. False if it needs more than one; it
-        then runs again in a transaction (a read changes nothing, so running it twice is safe)."""
+    async def _read_alone(self, job: Job) -> list[Job]:
+        """A read with nobody to share a snapshot with runs without BEGIN and COMMIT (two
+        statements saved): one statement is a snapshot of its own. Returns it if it needs more
+        than one, to run again in a transaction (a read changes nothing, so running it twice is
+        safe)."""
         if job.future.done() or job.deadline <= time.monotonic():
-            return False  # `_begin` drops it or answers StoreBusy
+            return [job]  # `_begin` drops it or answers StoreBusy
+        return [job] if await self._first_statement(job) else []
+
+    async def _read_queued(self, jobs: list[Job]) -> list[Job]:
+        """The reads waiting together share one snapshot, and reach aiosqlite's thread at once:
+        `BEGIN`, each read's first statement, `COMMIT`, all queued before any runs, so the
+        thread runs them back to back and the loop hears of them together (one trip where
+        there were one per statement and two more). Returns the reads that asked for a second
+        statement, to run again in a transaction of their own."""
+        now = time.monotonic()
+        live = [job for job in jobs if not job.future.done() and job.deadline > now]
+        _settle([(job, None, StoreBusy()) for job in jobs if job.deadline <= now])
+        connection = self.connection
+        begin = asyncio.ensure_future(connection.execute("BEGIN"))
+        firsts = [asyncio.ensure_future(self._first_statement(job)) for job in live]
+        commit = asyncio.ensure_future(connection.execute("COMMIT"))
+        try:
+            again = await asyncio.gather(*firsts)
+        finally:
+            # neither can fail but for a BEGIN left open, and then the reads ran without it
+            await asyncio.gather(begin, commit, return_exceptions=True)
+            await asyncio.shield(rollback(connection))
+        return [job for job, needs in zip(live, again, strict=True) if needs]
+
+    async def _first_statement(self, job: Job) -> bool:
+        """Run a read job with one statement allowed; True if it asked for a second."""
         try:
             session = JobSession(self.connection, savepoint=False, one_statement=True)
             result = await job.work(session)
         except NeedsSnapshot:
-            return False
+            return True
         except Exception as error:
             _settle([(job, None, error)])
-            return True
+            return False
         _settle([(job, result, None)])
-        return True
+        return False
 
     async def _begin(self, jobs: list[Job]) -> list[Job]:
         """Open the transaction for the jobs still waiting (new ones join while the lock is

@@ -16,7 +16,7 @@ from bot.engine.game import Game, MoveKind, Variant
 from bot.engine.search import check_size
 from bot.engine.strategies import DEFAULT_STRATEGY, get_strategy
 from bot.interactions import boards, pictures, replies
-from bot.interactions.cogs import ModeInputs, refuse_unrouted
+from bot.interactions.cogs import ModeInputs, route_inputs
 from bot.interactions.context import Host, Interaction, LeaderboardSpec, Record
 from bot.interactions.items import on_click
 from bot.interactions.options import (
@@ -269,8 +269,8 @@ class CommonInputs(
     items = DYNAMIC_ITEMS
 
     @commands.Cog.listener("on_interaction")
-    async def on_unrouted_input(self, interaction: Interaction) -> None:
-        await refuse_unrouted(interaction, self.bot.cogs.values())
+    async def on_input(self, interaction: Interaction) -> None:
+        await route_inputs(interaction, self.bot.cogs.values())
 
     @app_commands.command(
         name=slash.pgettext("command", "guess"),
