@@ -102,6 +102,8 @@ def with_variant(callback: Callback, offered: list[str]) -> Callback:
     callback's with those options instead of the `Variant`. An impossible mix raises
     InvalidVariant, which the tree's error handler turns into a friendly ephemeral reply."""
     parameters = list(inspect.signature(callback).parameters.values())
+    if len(parameters) < 3 or parameters[2].annotation not in (Variant, "Variant"):
+        raise TypeError(f"{callback.__qualname__} offers {offered}: its third parameter takes them")
     head, own = parameters[:2], parameters[3:]  # (self, interaction), then after the Variant
     rules = [
         inspect.Parameter(

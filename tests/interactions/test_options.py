@@ -46,3 +46,10 @@ async def test_an_impossible_mix_is_refused_as_the_variant_refuses_it() -> None:
         await Commands.offers_three.callback(
             Commands(), None, pegs=8, colours=2, duplicates=False, hard=False
         )
+
+
+def test_a_command_offering_rules_must_take_them_as_a_variant() -> None:
+    with pytest.raises(TypeError, match="third parameter"):
+
+        @shared_options("pegs", "hard")
+        async def takes_pegs(self: object, interaction: object, pegs: int = 4) -> None: ...
