@@ -7,7 +7,7 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
-from playwright.async_api import WebSocketRoute
+from playwright.async_api import Route, WebSocketRoute
 
 from tests.bot.helpers import board_shows, move_count, secret_text
 from tests.browser.harness import CDN, PHONE, DiscordClients
@@ -163,3 +163,80 @@ async def test_the_page_reconnects_and_catches_up_with_what_it_missed(
     assert len(routes) == 2
     assert await alice.row_codes() == [wrong(secret, 0), wrong(secret, 1)]
     assert not alice.problems, alice.problems
+
+
+async def test_a_move_whose_answer_was_lost_is_sent_again_and_stored_once(
+    fake_discord: FakeDiscord, bot, discord_clients: DiscordClients, db_path: Path
+) -> None:
+    await (await fake_discord.slash("general", "alice", "mastermind", "play")).settled()
+    instance = fake_discord.start_activity("general", users=("alice",))
+    alice = await discord_clients.open("alice", instance)
+    secret = secret_text(db_path)
+    sent: list[str] = []
+
+    async def lose_the_first_answer(route: Route) -> None:
+        sent.append(route.request.post_data or "")
+        if len(sent) == 1:
+            await route.fetch()  # the bot stores the move...
+            await route.abort("connectionreset")  # ...and its answer never arrives
+        else:
+            await route.continue_()
+
+    await alice.context.route("**/api/action", lose_the_first_answer)
+    await alice.guess(wrong(secret, 0))
+    for _ in range(100):  # the page sends it again after half a second
+        if len(sent) == 2:
+            break
+        await asyncio.sleep(0.1)
+    await alice.app.locator("#app[aria-busy='false']").wait_for(state="attached")
+    assert len(sent) == 2 and sent[0] == sent[1]  # the same move, the same nonce
+    assert move_count(db_path) == 1
+    assert await alice.row_codes() == [wrong(secret, 0)]
+    assert await alice.app.locator("#notice").is_hidden()  # the player is told nothing wrong
+    assert not alice.unexpected(REFUSED, "ERR_CONNECTION_RESET"), alice.problems
+
+
+async def test_a_forged_session_is_refused_and_nothing_is_stored(
+    fake_discord: FakeDiscord, bot, discord_clients: DiscordClients, db_path: Path
+) -> None:
+    await (await fake_discord.slash("general", "alice", "mastermind", "play")).settled()
+    instance = fake_discord.start_activity("general", users=("alice",))
+    alice = await discord_clients.open("alice", instance, wait=False)
+
+    async def forge(route: Route) -> None:
+        """The page's session swapped for one the bot never gave."""
+        response = await route.fetch()
+        body = await response.json()
+        body["session"] = "forged-" + body["session"][7:]
+        await route.fulfill(response=response, json=body)
+
+    await alice.context.route("**/api/session", forge)
+    await alice.app.locator('body[data-ready="failed"]').wait_for(state="attached")
+    assert await alice.notice()  # told, in words
+    assert await alice.app.locator("#game").is_hidden()
+    assert move_count(db_path) == 0
+    assert not alice.unexpected(REFUSED, "Uncaught"), alice.problems
+
+
+async def test_reduced_motion_is_honoured_and_the_safe_areas_kept_clear(
+    fake_discord: FakeDiscord, bot, discord_clients: DiscordClients, db_path: Path
+) -> None:
+    await (await fake_discord.slash("general", "alice", "mastermind", "play")).settled()
+    instance = fake_discord.start_activity("general", users=("alice", "bob"))
+    calm = await discord_clients.open("alice", instance, reduced_motion="reduce")
+    lively = await discord_clients.open("bob", instance, reduced_motion="no-preference")
+    await lively.guess(wrong(secret_text(db_path), 0))
+    await calm.wait_rows(1)
+    animation = (  # a row that just arrived
+        "(() => { const row = document.createElement('li'); row.className = 'row fresh';"
+        " document.querySelector('.rows').append(row);"
+        " const name = getComputedStyle(row).animationName; row.remove(); return name; })()"
+    )
+    assert await lively.frame.evaluate(animation) == "arrive"
+    assert await calm.frame.evaluate(animation) == "none"
+
+    inset = "document.documentElement.style.setProperty('--discord-safe-area-inset-top', '40px')"
+    top = "parseFloat(getComputedStyle(document.body).paddingTop)"
+    before = await calm.frame.evaluate(top)
+    await calm.frame.evaluate(inset)
+    assert await calm.frame.evaluate(top) == before + 40

@@ -224,16 +224,18 @@ async function main() {
   let session;
   try {
     session = await signIn(api);
+    state.user = session.user;
+    document.documentElement.lang = session.locale || 'en';
+    state.strings = await api.call('GET', '/api/strings');
+    await refresh();
   } catch (error) {
+    // Refused (not in this Activity, a session the bot does not know, Discord away): said in
+    // the player's words where the bot gave them, and the page stops here.
     notice(error.message || error.code || String(error));
     $('app').setAttribute('aria-busy', 'false');
     document.body.dataset.ready = 'failed';
     return;
   }
-  state.user = session.user;
-  document.documentElement.lang = session.locale || 'en';
-  state.strings = await api.call('GET', '/api/strings');
-  await refresh();
   const live = new Live(session.session, {
     onMessage(message) {
       if (message.type === 'game') accept(message.game);
