@@ -104,7 +104,7 @@ class Player:
         ]
 
     async def wait_rows(self, count: int) -> None:
-        await self.app.locator(f"#game .rows .row[data-row='{count}']").wait_for(timeout=10_000)
+        await self.app.locator(f"#game .rows .row[data-row='{count}']").wait_for(timeout=20_000)
 
     async def pick(self, code: str) -> None:
         """Tap the palette: one button per digit (0 is the tenth colour)."""
@@ -127,7 +127,7 @@ class Player:
 
     async def notice(self) -> str:
         box = self.app.locator("#notice")
-        await box.wait_for(state="visible", timeout=10_000)
+        await box.wait_for(state="visible", timeout=20_000)
         return str(await box.inner_text())
 
     async def drift(self) -> list[str]:

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tests.bot.helpers import board_shows, secret_text
+from bot.engine.scoring import score
+from tests.bot.helpers import board_shows, move_count, secret_text
 from tests.browser.harness import DiscordClients
 from tests.discord_fake import FakeDiscord
 
@@ -43,3 +44,40 @@ async def test_two_players_in_one_instance_play_a_whole_game_and_see_each_other(
         assert "".join(await player.app.locator("#game .secret .peg").all_inner_texts()) == secret
         assert not player.problems, player.problems
     await board_shows(fake_discord, board, "Cracked by")
+
+
+async def test_presence_hints_and_hard_mode_on_the_board(
+    fake_discord: FakeDiscord, bot, discord_clients: DiscordClients, db_path: Path
+) -> None:
+    await (
+        await fake_discord.slash("general", "alice", "mastermind", "play", options={"hard": True})
+    ).settled()
+    instance = fake_discord.start_activity("general", users=("alice", "bob"))
+    alice = await discord_clients.open("alice", instance)
+    bob = await discord_clients.open("bob", instance)
+    bob_id = str(fake_discord.user("bob").id)
+    await alice.app.locator(f"#presence li[data-user='{bob_id}']").wait_for()  # who is here
+    assert "Hard mode" in await alice.text("#game .meta")
+
+    secret = secret_text(db_path)
+    first = wrong(wrong(secret, 0), 1)
+    await alice.guess(first)
+    # Hard mode: a guess that ignores the clue so far is refused in words, nothing stored.
+    ignoring = next(
+        code
+        for code in ("1111", "2222", "3333", "4444", "5555", "6666")
+        if code != secret and score(tuple(first), tuple(code)) != score(tuple(first), tuple(secret))
+    )
+    await bob.pick(ignoring)
+    await bob.app.locator("button[data-submit='guess']").click()
+    assert await bob.notice()
+    assert await bob.rows().count() == 1 and move_count(db_path) == 1
+
+    await alice.app.locator("button[data-action='hint']").click()
+    await alice.app.locator("#notice.info").wait_for()  # the hint, for the asker alone
+    assert await alice.text("#notice")
+    assert await bob.app.locator("#notice.info").count() == 0
+
+    await bob.page.close()  # bob closes Discord's window: he is no longer here
+    await alice.app.locator(f"#presence li[data-user='{bob_id}']").wait_for(state="detached")
+    assert not alice.unexpected(), alice.problems
