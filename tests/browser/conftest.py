@@ -14,8 +14,10 @@ from tests.web.conftest import activity_port, bot, db_path  # noqa: F401  the bo
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Every test here that opens chromium carries the `browser` marker (this hook sees the
+    whole session's items, so it picks this folder's by path)."""
     for item in items:
-        if "tests/browser/test_page_files" not in item.nodeid:
+        if "tests/browser/" in item.nodeid and "test_page_files" not in item.nodeid:
             item.add_marker(pytest.mark.browser)
 
 

@@ -10,6 +10,8 @@ import re
 import tomllib
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[2]
 STATIC = ROOT / "bot" / "web" / "static"
 VENDOR = STATIC / "vendor"
@@ -108,3 +110,17 @@ def test_every_label_the_page_asks_for_is_in_the_table_in_every_language() -> No
             # A placeholder comes back unfilled, for the page to fill.
             assert set(re.findall(r"\{\w+\}", text)) == set(re.findall(r"\{\w+\}", english[key]))
     assert page_words(messages("pl"))["action.guess"] == "Zgadnij"
+
+
+def test_ci_fails_rather_than_skips_the_browser_tests_without_chromium(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from tests.browser import harness
+
+    monkeypatch.setattr(harness.shutil, "which", lambda name: None)
+    monkeypatch.setenv("CI", "true")
+    with pytest.raises(pytest.fail.Exception, match="apt-get"):
+        harness.chromium_path()
+    monkeypatch.delenv("CI")
+    with pytest.raises(pytest.skip.Exception):
+        harness.chromium_path()
