@@ -240,3 +240,19 @@ async def test_reduced_motion_is_honoured_and_the_safe_areas_kept_clear(
     before = await calm.frame.evaluate(top)
     await calm.frame.evaluate(inset)
     assert await calm.frame.evaluate(top) == before + 40
+
+
+async def test_open_board_in_a_dm_plays_on_the_activity(
+    fake_discord: FakeDiscord, bot, discord_clients: DiscordClients, db_path: Path
+) -> None:
+    """In a DM with the bot the Activity runs in a private channel, with no guild at all."""
+    dm = fake_discord.dm_channel("alice")
+    board = await (await fake_discord.slash(dm, "alice", "mastermind", "play")).settled()
+    opened = [b for b in board.buttons if b["label"] == "Open board"]
+    assert opened, board.buttons
+    instance = await (await fake_discord.click(board, "Open board", user="alice")).launched()
+    assert instance.kind == "pc"
+    alice = await discord_clients.open("alice", instance, platform="mobile")
+    await alice.guess(wrong(secret_text(db_path), 0))
+    await board_shows(fake_discord, board, "**9** of 10")
+    assert not alice.problems, alice.problems

@@ -239,7 +239,10 @@ async function main() {
   const live = new Live(session.session, {
     onMessage(message) {
       if (message.type === 'game') accept(message.game);
-      else if (message.type === 'error') notice(message.message || say('error'));
+      else if (message.type === 'error') {
+        notice(message.message || say('error'));
+        if (message.error === 'bad_session') live.stop(); // signing in again is a new launch
+      }
       else if (message.type === 'presence') {
         state.presence = message.presence || [];
         render();
