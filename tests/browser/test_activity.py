@@ -5,11 +5,12 @@ connection dropped."""
 from __future__ import annotations
 
 import asyncio
+import json
 from pathlib import Path
 
 from playwright.async_api import Route, WebSocketRoute
 
-from tests.bot.helpers import board_shows, move_count, secret_text
+from tests.bot.helpers import board_shows, move_count, query, secret_text
 from tests.browser.harness import CDN, PHONE, DiscordClients
 from tests.browser.test_play import wrong
 from tests.discord_fake import FakeDiscord
@@ -256,3 +257,29 @@ async def test_open_board_in_a_dm_plays_on_the_activity(
     await alice.guess(wrong(secret_text(db_path), 0))
     await board_shows(fake_discord, board, "**9** of 10")
     assert not alice.problems, alice.problems
+
+
+async def test_a_move_aimed_at_another_channels_game_is_refused_and_nothing_is_stored(
+    fake_discord: FakeDiscord, bot, discord_clients: DiscordClients, db_path: Path
+) -> None:
+    await (await fake_discord.slash("general", "alice", "mastermind", "play")).settled()
+    await (await fake_discord.slash("games", "bob", "mastermind", "play")).settled()
+    ((elsewhere,),) = query(db_path, "SELECT max(id) FROM games")
+    instance = fake_discord.start_activity("general", users=("alice",))
+    alice = await discord_clients.open("alice", instance)
+
+    async def aim_elsewhere(route: Route) -> None:
+        """A page that names the other channel's game in its move."""
+        body = json.loads(route.request.post_data or "{}")
+        body["game_id"] = elsewhere
+        await route.continue_(post_data=json.dumps(body))
+
+    await alice.context.route("**/api/action", aim_elsewhere)
+    await alice.pick("1234")
+    async with alice.page.expect_response("**/api/action") as answered:
+        await alice.app.locator("button[data-submit='guess']").click()
+    refusal = await (await answered.value).json()
+    assert refusal["error"] == "not_here", refusal
+    assert await alice.notice() == refusal["message"]  # refused, in words
+    assert move_count(db_path) == 0
+    assert not alice.unexpected(REFUSED), alice.problems
