@@ -10,40 +10,31 @@ from typing import Any
 from bot.engine.actor import Actor
 from bot.engine.errors import StaleGame
 from bot.engine.game import Game, Status
-from bot.interactions.activity import (
-    Acted,
-    Services,
-    View,
-    Viewer,
-    WebMode,
-    base_view,
-    code_argument,
-    guess_rows,
-    person,
-)
+from bot.interactions import activity
+from bot.interactions.activity import Acted, Services, Viewer
 from bot.modes.daily import actions
 from bot.modes.daily.rules import KIND, DailyGame
 from bot.ui.i18n import Messages
 
 
-def view(game: DailyGame, viewer: Viewer, t: Messages) -> View:
+def view(game: DailyGame, viewer: Viewer, t: Messages) -> activity.View:
     """Its player's own board; for anyone else, its progress alone."""
     progress = [
         {
-            "by": person(game.starter_id),
+            "by": activity.person(game.starter_id),
             "guesses": len(game.moves),
             "done": game.is_over,
             "won": game.status is Status.WON,
         }
     ]
     if viewer.user_id != game.starter_id:
-        return base_view(
+        return activity.base_view(
             game, KIND, rows=[], remaining=None, secret=None, extra={"progress": progress}
         )
-    return base_view(
+    return activity.base_view(
         game,
         KIND,
-        rows=guess_rows(game.moves),
+        rows=activity.guess_rows(game.moves),
         remaining=game.guesses_left,
         actions=[] if game.is_over else ["guess"],
         extra={"puzzle": game.puzzle, "progress": progress},
@@ -61,7 +52,7 @@ async def guess(
     bot: Services, game: Game, actor: Actor, args: Mapping[str, Any], t: Messages
 ) -> Acted:
     """`guess {code}`: the same action as the daily board's Submit, once per version."""
-    code = code_argument(args)
+    code = activity.code_argument(args)
     mine_now = await actions.may_guess(bot.store, game.id or 0, actor)
     if mine_now.version != actor.version:  # its version makes the move's source: never a guess
         raise StaleGame()
@@ -71,7 +62,7 @@ async def guess(
     return Acted(new)
 
 
-WEB = WebMode(
+WEB = activity.WebMode(
     view=view,
     actions={"guess": guess},
     mine=mine,

@@ -11,17 +11,8 @@ from typing import Any
 
 from bot.engine.actor import Actor
 from bot.engine.game import Game
-from bot.interactions.activity import (
-    Acted,
-    Services,
-    View,
-    Viewer,
-    WebMode,
-    base_view,
-    code_argument,
-    guess_rows,
-    person,
-)
+from bot.interactions import activity
+from bot.interactions.activity import Acted, Services, Viewer
 from bot.modes.common.web import give_up, may_give_up
 from bot.modes.race import actions
 from bot.modes.race.board import can_guess
@@ -39,7 +30,7 @@ def _iso(unix: int) -> str:
     return datetime.fromtimestamp(unix, UTC).isoformat()
 
 
-def view(game: RaceGame, viewer: Viewer, t: Messages) -> View:
+def view(game: RaceGame, viewer: Viewer, t: Messages) -> activity.View:
     """The viewer's own guesses (if they race), and everyone's standing: guesses made,
     cracked or not, place; never a colour."""
     me = viewer.user_id
@@ -55,7 +46,7 @@ def view(game: RaceGame, viewer: Viewer, t: Messages) -> View:
         offered.append("giveup")
     standings = [
         {
-            "by": person(placing.player_id),
+            "by": activity.person(placing.player_id),
             "guesses": placing.guesses,
             "cracked": placing.cracked,
             "place": placing.place,
@@ -64,10 +55,10 @@ def view(game: RaceGame, viewer: Viewer, t: Messages) -> View:
         for placing in game.ranking
     ]
     ends_at = None if game.is_over else _iso(game.race_until if game.started else game.lobby_until)
-    return base_view(
+    return activity.base_view(
         game,
         KIND,
-        rows=guess_rows(game.log, me),
+        rows=activity.guess_rows(game.log, me),
         remaining=game.guesses_left_for(me) if me in game.players else None,
         actions=offered,
         extra={
@@ -104,7 +95,7 @@ async def guess(
 ) -> Acted:
     """`guess {code}`: the private board's Submit: the racer's next guess, once (its number
     is the move's source, as a button's)."""
-    code = code_argument(args)
+    code = activity.code_argument(args)
     racing = await actions.racer(bot.store, game.id or 0, _own_board(actor))
     made = len(racing.guesses_of(actor.user_id))
     applied = await actions.guess(
@@ -126,7 +117,7 @@ def _own_board(actor: Actor) -> Actor:
     return replace(actor, version=None)
 
 
-WEB = WebMode(
+WEB = activity.WebMode(
     view=view,
     actions={"join": join, "start": start, "guess": guess, "giveup": end},
 )

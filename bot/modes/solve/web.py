@@ -9,26 +9,18 @@ from typing import Any
 
 from bot.engine.actor import Actor
 from bot.engine.game import Game
-from bot.interactions.activity import (
-    Acted,
-    Services,
-    View,
-    Viewer,
-    WebMode,
-    base_view,
-    plain_code,
-    whole_argument,
-)
+from bot.interactions import activity
+from bot.interactions.activity import Acted, Services, Viewer
 from bot.modes.common.web import give_up, may_give_up
 from bot.modes.solve import actions
 from bot.modes.solve.rules import KIND, SolveGame
 from bot.ui.i18n import Messages
 
 
-def view(game: SolveGame, viewer: Viewer, t: Messages) -> View:
+def view(game: SolveGame, viewer: Viewer, t: Messages) -> activity.View:
     """Every guess the bot made and the answer it had; the guess awaiting an answer."""
     rows = [
-        {"code": plain_code(guess), "black": black, "white": white, "by": None}
+        {"code": activity.plain_code(guess), "black": black, "white": white, "by": None}
         for guess, (black, white) in zip(game.guesses, game.answers, strict=False)
     ]
     starter = viewer.user_id == game.starter_id
@@ -45,7 +37,7 @@ def view(game: SolveGame, viewer: Viewer, t: Messages) -> View:
         if game.is_stuck
         else None
     )
-    return base_view(
+    return activity.base_view(
         game,
         KIND,
         rows=rows,
@@ -53,7 +45,7 @@ def view(game: SolveGame, viewer: Viewer, t: Messages) -> View:
         actions=offered,
         secret=None,  # the player's own code: the bot never knew it
         extra={
-            "guess": plain_code(game.current_guess) if game.awaiting_answer else None,
+            "guess": activity.plain_code(game.current_guess) if game.awaiting_answer else None,
             "can_undo": starter and bool(game.answers) and not game.is_over,
             "contradiction": contradiction,
             "strategy": game.strategy,
@@ -66,8 +58,8 @@ async def answer(
 ) -> Acted:
     """`answer {black, white}`: the same action as an answer button."""
     pegs = game.variant.pegs
-    black = whole_argument(args, "black", 0, pegs)
-    white = whole_argument(args, "white", 0, pegs)
+    black = activity.whole_argument(args, "black", 0, pegs)
+    white = activity.whole_argument(args, "white", 0, pegs)
     owned = await actions.owned(bot.store, game.id or 0, actor.version or 0, actor)
     actions.check_answer(owned, actor, black, white)
     step = await actions.answer(bot.store, bot.solver, owned, actor, black, white)
@@ -84,5 +76,5 @@ async def undo(
     return Acted(step.game)
 
 
-WEB = WebMode(view=view, actions={"answer": answer, "undo": undo, "giveup": give_up})
+WEB = activity.WebMode(view=view, actions={"answer": answer, "undo": undo, "giveup": give_up})
 """The solve mode's Activity."""
