@@ -48,16 +48,29 @@ class Messages:
         self.language = language
         self.locale = Locale.parse(language)
         self._translations = translations
+        self._plain: dict[tuple[str | None, str], str] = {}
+        """Messages without placeholders, as translated: a board asks the same few (colour
+        names, labels) dozens of times per drawing."""
 
     def __repr__(self) -> str:
         return f"Messages({self.language!r})"
 
     def gettext(self, message: str, /, **values: object) -> str:
-        return self._fill(self._translations.gettext(message), message, values)
+        if not values and (known := self._plain.get((None, message))) is not None:
+            return known
+        text = self._fill(self._translations.gettext(message), message, values)
+        if not values:
+            self._plain[None, message] = text
+        return text
 
     def pgettext(self, context: str, message: str, /, **values: object) -> str:
         """A message whose id alone is ambiguous ("red" the colour, "play" the command)."""
-        return self._fill(self._translations.pgettext(context, message), message, values)
+        if not values and (known := self._plain.get((context, message))) is not None:
+            return known
+        text = self._fill(self._translations.pgettext(context, message), message, values)
+        if not values:
+            self._plain[context, message] = text
+        return text
 
     def ngettext(self, singular: str, plural: str, count: int, /, **values: object) -> str:
         """The plural form `count` needs in this language (Polish has three); `{count}` is
