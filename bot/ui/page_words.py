@@ -60,6 +60,7 @@ def page_words(t: Messages) -> dict[str, str]:
         "progress_done": t.gettext("{name}: done", name="{name}"),
         "private_board": t.gettext("Only you see your board; the others see your progress."),
         "lobby": t.gettext("Waiting for players to join."),
+        "not_on_activity": t.gettext("This game is played in the channel only, not on this board."),
         "standings": t.gettext("Standings"),
         "time_left": t.gettext("Time left: {time}", time="{time}"),
         "hard": t.gettext("Hard mode: every guess must fit every clue so far."),

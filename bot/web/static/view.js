@@ -147,8 +147,9 @@ export function drawGame(state) {
   if (Array.isArray(view.secret)) {
     section.push(el('p', { class: 'secret' }, el('span', { text: words(strings, 'secret') + ' ' }), pegs(strings, view.secret)));
   }
+  if (extra.not_on_activity) section.push(el('p', { class: 'notice info elsewhere', text: words(strings, 'not_on_activity') }));
   if (extra.phase === 'lobby') section.push(el('p', { class: 'lobby', text: words(strings, 'lobby') }));
-  if (extra.progress !== undefined || extra.phase) {
+  if ((extra.progress !== undefined || extra.phase) && actions.has('guess')) {
     section.push(el('p', { class: 'help private', text: words(strings, 'private_board') }));
   }
 
