@@ -10,16 +10,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import ClassVar, Unpack
 
+from bot.engine import errors
 from bot.engine import game as core
 from bot.engine.codes import Code, CodeError
-from bot.engine.errors import (
-    GameError,
-    ImpossibleAnswer,
-    InvalidGuess,
-    NotYourGame,
-    OwnerReason,
-    WrongGameKind,
-)
 from bot.engine.game import Derived, Move, MoveKind, Reach, Status, Variant
 from bot.modes.common.rules import Header
 
@@ -27,15 +20,15 @@ KIND = "solve"
 """The solve mode's registered name: its games' `kind` in the store and in the registry."""
 
 
-class NoGuessToAnswer(GameError, code="no-guess-to-answer"):
+class NoGuessToAnswer(errors.GameError, code="no-guess-to-answer"):
     """Every guess is answered and no code fits the answers: the player must undo one."""
 
 
-class NothingToUndo(GameError, code="nothing-to-undo"):
+class NothingToUndo(errors.GameError, code="nothing-to-undo"):
     """An undo before the first answer."""
 
 
-class NotASolveGame(WrongGameKind, code="not-a-solve-game"):
+class NotASolveGame(errors.WrongGameKind, code="not-a-solve-game"):
     """A solve input (`tried`: an answer or an undo) on a game where the player guesses the
     bot's code: there is nothing of theirs to answer or take back."""
 
@@ -154,7 +147,7 @@ def answer(
     try:
         game.variant.space.check_answer(black, white)
     except CodeError as error:
-        raise ImpossibleAnswer(error, black, white) from None
+        raise errors.ImpossibleAnswer(error, black, white) from None
     moves = [Move(MoveKind.ANSWER, player_id, black=black, white=white)]
     solved = black == game.variant.pegs
     if not solved and next_guess is not None:
@@ -189,11 +182,11 @@ def undo(game: core.Game, player_id: int) -> tuple[SolveGame, UndoOutcome]:
 
 def _require_starter(game: SolveGame, player_id: int) -> None:
     if player_id != game.starter_id:
-        raise NotYourGame(game.starter_id, reason=OwnerReason.THEIR_CODE)
+        raise errors.NotYourGame(game.starter_id, reason=errors.OwnerReason.THEIR_CODE)
 
 
 def _bot_guess(variant: Variant, code: Code) -> Move:
     try:
         return Move(MoveKind.GUESS, None, variant.space.validate(code))
     except CodeError as error:
-        raise InvalidGuess(error) from None
+        raise errors.InvalidGuess(error) from None
