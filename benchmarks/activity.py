@@ -12,8 +12,9 @@ the players and the pages are this process, so the bot's CPU and memory are its 
    pause: `--moves` guesses posted to `/api/action` one after another, each timed from the
    request to its answer (target: p99 <= 100 ms).
 2. `--rooms` channels with a play game each and `--viewers` pages on each (500 by default),
-   connected: `--rounds` rounds of a guess in every room, first with no page connected, then
-   with every page connected. Each push is timed from the moment its move's request was sent
+   connected: `--rounds` rounds of a guess in every room (spread evenly over `--spread`
+   seconds: 50 moves a second by default, 0 for all at once), first with no page connected,
+   then with every page connected. Each push is timed from the moment its move's request was sent
    to the page's receipt: an upper bound of the time after the commit, which happens between
    the two (target: p99 <= 250 ms); the bot's process CPU per delivered push is its CPU in the
    rounds with pages minus the same rounds without, divided by the pushes (target: <= 0.2 ms);
@@ -226,10 +227,12 @@ async def rounds_in_rooms(
     pid: int,
     sent: dict[tuple[int, int], float],
     answered: dict[tuple[int, int], float],
+    spread: float,
 ) -> float:
     """`count` rounds of one guess in every room; the bot's CPU seconds they took. `sent`
     and `answered`: when each move's request went and its answer came, by the (game, version)
-    it made (its commit is between the two)."""
+    it made (its commit is between the two). A round's moves are spread evenly over `spread`
+    seconds (0: all at once)."""
     rng = random.Random(tag)
     games = await asyncio.gather(*(mover.game() for mover in movers))
     started = cpu_seconds(pid)
@@ -243,11 +246,18 @@ async def rounds_in_rooms(
         answered[made] = time.monotonic()
         return body["game"]
 
+    async def later(
+        delay: float, mover: Page, game: dict[str, Any], code: list[int], nonce: str
+    ) -> Any:
+        await asyncio.sleep(delay)
+        return await move(mover, game, code, nonce)
+
+    step = spread / max(1, len(rooms))
     for n in range(count):
         codes = [wrong_code(db_path, fake.channel(room).id, rng) for room in rooms]
         games = await asyncio.gather(
             *(
-                move(mover, game, code, f"bench-{tag}-{n:03d}-{i:03d}")
+                later(i * step, mover, game, code, f"bench-{tag}-{n:03d}-{i:03d}")
                 for i, (mover, game, code) in enumerate(zip(movers, games, codes, strict=True))
             )
         )
@@ -277,7 +287,7 @@ async def pushes(
     answered: dict[tuple[int, int], float] = {}
     await asyncio.sleep(1.0)
     without = await rounds_in_rooms(
-        movers, rooms, fake, db_path, args.rounds, "alone", pid, sent, answered
+        movers, rooms, fake, db_path, args.rounds, "alone", pid, sent, answered, args.spread
     )
     before = rss_mb(pid)
     pages = Pages(http, base)
@@ -285,7 +295,7 @@ async def pushes(
     await asyncio.sleep(2.0)  # presence and first views settle
     after = rss_mb(pid)
     watched = await rounds_in_rooms(
-        movers, rooms, fake, db_path, args.rounds, "watched", pid, sent, answered
+        movers, rooms, fake, db_path, args.rounds, "watched", pid, sent, answered, args.spread
     )
     await asyncio.sleep(1.0)
     await pages.close()
@@ -368,7 +378,8 @@ async def main(args: argparse.Namespace) -> int:
             finally:
                 await bot.stop(15.0)
     print(
-        f"{figures['pages']:.0f} pages over {args.rooms} channels, {args.rounds} rounds: "
+        f"{figures['pages']:.0f} pages over {args.rooms} channels, {args.rounds} rounds "
+        f"(each over {args.spread:g} s): "
         f"{figures['pushes']:.0f} pushes of {figures['expected']:.0f}; after the move's request "
         f"p50 {figures['p50']:.1f} ms p99 {figures['p99']:.1f} ms max {figures['max']:.1f} ms "
         f"(target p99 <= {PUSH_TARGET_MS:.0f} ms after the commit) [load {load()}]"
@@ -397,6 +408,9 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--rooms", type=int, default=50, help="channels with pages")
     parser.add_argument("--viewers", type=int, default=10, help="pages per channel")
     parser.add_argument("--rounds", type=int, default=6, help="guesses per channel and phase")
+    parser.add_argument(
+        "--spread", type=float, default=1.0, help="seconds over which a round's moves are made"
+    )
     parser.add_argument("--quick", action="store_true", help="a small run")
     parser.add_argument("--check", action="store_true", help="exit 1 when a target fails")
     args = parser.parse_args(argv)

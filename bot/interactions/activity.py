@@ -9,7 +9,7 @@ registry and never names a mode. Nothing here imports `bot.web`: the Activity is
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Awaitable, Callable, Hashable, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Generic, Protocol
@@ -75,12 +75,16 @@ are each one player's, played anywhere)."""
 @dataclass(frozen=True)
 class WebMode(Generic[G]):
     """A mode's Activity: its view for one viewer, its actions by name, where a viewer finds
-    a game of their own (`mine`), and its own labels for the page (`words`, by key)."""
+    a game of their own (`mine`), its own labels for the page (`words`, by key), and who sees
+    the same view (`audience`)."""
 
     view: Callable[[G, Viewer, Messages], View]
     actions: Mapping[str, WebAction] = field(default_factory=dict)
     mine: Mine | None = None
     words: Mapping[str, Said] = field(default_factory=dict)
+    audience: Callable[[G, Viewer], Hashable] | None = None
+    """Which viewers see the same view of a game (the starter, or everyone else): a push
+    draws and encodes it once for each; None: each viewer their own."""
 
 
 # --- building blocks every mode's view uses ---------------------------------------------------
@@ -172,3 +176,8 @@ def whole_argument(args: Mapping[str, Any], name: str, low: int, high: int) -> i
     if type(value) is not int or not low <= value <= high:
         raise BadArguments()
     return value
+
+
+def starter_or_not(game: Game, viewer: Viewer) -> Hashable:
+    """An audience for a view that differs only for the game's starter."""
+    return viewer.user_id == game.starter_id

@@ -14,7 +14,7 @@ import asyncio
 import contextlib
 import json
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -116,16 +116,20 @@ class Hub:
             self._pushing.pop(channel_id, None)
 
     async def _push(self, channel_id: int, game: Game) -> None:
-        room = self._rooms.get(channel_id, set())
-        sends = []
-        for watcher in list(room):
+        """`game` to every page of the channel it concerns, as each sees it: drawn and encoded
+        once per audience (`WebMode.audience`), sent one page after another (a send only
+        waits when a page's buffer is full, and then at most SEND_SECONDS)."""
+        encoded: dict[Hashable, str] = {}
+        for watcher in list(self._rooms.get(channel_id, ())):
             if not self._concerns(watcher, game):
                 continue
-            view = views.view_of(self.bot, self.looks, game, watcher.viewer, watcher.t)
+            key = views.audience_of(self.bot, game, watcher.viewer, watcher.t)
+            text = encoded.get(key)
+            if text is None:
+                view = views.view_of(self.bot, self.looks, game, watcher.viewer, watcher.t)
+                text = encoded[key] = json.dumps({"type": "game", "game": view})
             watcher.watched = game.id
-            sends.append(self._send(watcher, {"type": "game", "game": view}, game))
-        if sends:
-            await asyncio.gather(*sends)
+            await self._send(watcher, text, game)
 
     def _concerns(self, watcher: Watcher, game: Game) -> bool:
         """Whether a page is shown `game`: a newer version than it has, of the game it watches,
@@ -139,9 +143,10 @@ class Hub:
             return True
         return not views.private_to_others(self.bot, game, watcher.viewer)
 
-    async def _send(self, watcher: Watcher, message: dict[str, Any], game: Game | None) -> None:
+    async def _send(self, watcher: Watcher, text: str, game: Game | None) -> None:
         try:
-            await asyncio.wait_for(watcher.socket.send_str(json.dumps(message)), SEND_SECONDS)
+            async with asyncio.timeout(SEND_SECONDS):
+                await watcher.socket.send_str(text)
         except (TimeoutError, ConnectionError, RuntimeError):
             await watcher.socket.close()
             return
@@ -206,11 +211,11 @@ class Hub:
     async def _show_current(self, watcher: Watcher) -> None:
         game = await views.current(self.bot, watcher.viewer)
         if game is None:
-            await self._send(watcher, {"type": "game", "game": None}, None)
+            await self._send(watcher, '{"type": "game", "game": null}', None)
             return
         watcher.watched = game.id
         view = views.view_of(self.bot, self.looks, game, watcher.viewer, watcher.t)
-        await self._send(watcher, {"type": "game", "game": view}, game)
+        await self._send(watcher, json.dumps({"type": "game", "game": view}), game)
 
     async def _listen(self, watcher: Watcher) -> None:
         """Until the page goes: pongs, and a repeated hello (the page asks for the current

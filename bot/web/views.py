@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections import OrderedDict
+from collections.abc import Hashable
 from typing import Any
 
 import discord
@@ -109,6 +110,15 @@ class Looks:
                     if isinstance(by, dict) and "id" in by:
                         entry["by"] = self.of(int(by["id"]))
         return view
+
+
+def audience_of(bot: Host, game: Game, viewer: Viewer, t: Messages) -> Hashable:
+    """Who sees the same view of `game` as `viewer` (in the same language): their mode says
+    (`WebMode.audience`); else each viewer their own."""
+    spec = bot.kind_of(game)
+    if spec.web is None or spec.web.audience is None:
+        return (t.language, "viewer", viewer.user_id)
+    return (t.language, "audience", spec.web.audience(game, viewer))
 
 
 def view_of(bot: Host, looks: Looks, game: Game, viewer: Viewer, t: Messages) -> View:

@@ -131,3 +131,30 @@ async def test_a_race_with_two_racers(fake_discord: FakeDiscord, bot, pages, db_
     status, body = await bob.act(mine, "guess", "nonce-b2", code=code)
     assert status == 200 and body["game"]["status"] == "won"
     assert body["game"]["secret"] == code
+
+
+async def test_each_racer_is_pushed_their_own_board(
+    fake_discord: FakeDiscord, bot, pages, db_path: Path
+) -> None:
+    await (await fake_discord.slash("general", "alice", "mastermind", "race")).settled()
+    ((secret,),) = query(db_path, "SELECT secret FROM games WHERE kind = 'race'")
+    wrong = [(c + 1) % 6 + 1 for c in json.loads(secret)]
+    instance = fake_discord.start_activity("general", users=("alice", "bob", "carol"))
+    alice, bob, carol = [
+        await pages(fake_discord, user, instance.instance_id) for user in ("alice", "bob", "carol")
+    ]
+    status, _ = await bob.act(await bob.game(), "join", "nonce-join")
+    assert status == 200
+    status, _ = await alice.act(await alice.game(), "start", "nonce-start")
+    assert status == 200
+    async with alice.live() as a, bob.live() as b, carol.live() as c:
+        for page, socket in ((alice, a), (bob, b), (carol, c)):
+            await socket.send_json({"type": "hello", "session": page.session})
+            assert (await _next_game(socket))["extra"]["phase"] == "running"
+        status, _ = await bob.act(await bob.game(), "guess", "nonce-bob-1", code=wrong)
+        assert status == 200
+        seen = {name: await _next_game(s) for name, s in (("alice", a), ("bob", b), ("carol", c))}
+    assert [r["code"] for r in seen["bob"]["rows"]] == [wrong]
+    assert seen["alice"]["rows"] == [] and seen["carol"]["rows"] == []
+    assert "guess" in seen["alice"]["actions"] and seen["carol"]["actions"] == []
+    assert all(v["version"] == seen["bob"]["version"] for v in seen.values())

@@ -64,6 +64,7 @@ async def guess(
 
 WEB = activity.WebMode(
     view=view,
+    audience=activity.starter_or_not,
     actions={"guess": guess},
     mine=mine,
 )

@@ -43,6 +43,7 @@ async def guess(
 
 WEB = activity.WebMode(
     view=view,
+    audience=activity.starter_or_not,
     actions={"guess": guess, "hint": hint_action(rules.hint), "giveup": give_up},
 )
 """The play mode's Activity."""

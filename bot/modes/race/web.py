@@ -4,7 +4,7 @@ starting, guessing and giving up through the race's own actions."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Hashable, Mapping
 from dataclasses import replace
 from datetime import UTC, datetime
 from typing import Any
@@ -70,6 +70,12 @@ def view(game: RaceGame, viewer: Viewer, t: Messages) -> activity.View:
     )
 
 
+def audience(game: RaceGame, viewer: Viewer) -> Hashable:
+    """A racer (or the starter) sees their own view; everyone else the same watcher's view."""
+    me = viewer.user_id
+    return me if me in game.players or me == game.starter_id else "watcher"
+
+
 def _now(bot: Services) -> float:
     return bot.clock().timestamp()
 
@@ -119,6 +125,7 @@ def _own_board(actor: Actor) -> Actor:
 
 WEB = activity.WebMode(
     view=view,
+    audience=audience,
     actions={"join": join, "start": start, "guess": guess, "giveup": end},
 )
 """The race mode's Activity."""

@@ -76,5 +76,9 @@ async def undo(
     return Acted(step.game)
 
 
-WEB = activity.WebMode(view=view, actions={"answer": answer, "undo": undo, "giveup": give_up})
+WEB = activity.WebMode(
+    view=view,
+    audience=activity.starter_or_not,
+    actions={"answer": answer, "undo": undo, "giveup": give_up},
+)
 """The solve mode's Activity."""
