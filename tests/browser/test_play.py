@@ -75,7 +75,9 @@ async def test_presence_hints_and_hard_mode_on_the_board(
 
     await alice.app.locator("button[data-action='hint']").click()
     await alice.app.locator("#notice.info").wait_for()  # the hint, for the asker alone
-    assert await alice.text("#notice")
+    hint = await alice.text("#notice")
+    assert "fit" in hint and "**" not in hint  # Discord's bold, drawn bold
+    assert await alice.app.locator("#notice strong").count() == 1
     assert await bob.app.locator("#notice.info").count() == 0
 
     await bob.page.close()  # bob closes Discord's window: he is no longer here

@@ -5,7 +5,7 @@
 import { Api } from './api.js';
 import { Live } from './live.js';
 import { signIn } from './signin.js';
-import { avatar, drawGame, el, remaining, words } from './view.js';
+import { avatar, drawGame, el, inline, remaining, words } from './view.js';
 
 const api = new Api();
 const state = {
@@ -28,7 +28,7 @@ function say(key, values) {
 
 function notice(text, kind = 'error') {
   const box = $('notice');
-  box.textContent = text || '';
+  box.replaceChildren(...(text ? inline(text) : []));
   box.className = kind === 'error' ? 'notice' : 'notice info';
   box.hidden = !text;
 }
@@ -68,7 +68,8 @@ function accept(view) {
   const current = state.view;
   if (view && current && view.game_id === current.game_id && view.version < current.version) return;
   const changed = !view || !current || view.game_id !== current.game_id || view.version !== current.version;
-  if (view && current && view.game_id !== current.game_id) state.seenRows = 0;
+  // A board seen for the first time appears as it is; only rows that arrive later slide in.
+  if (view && (!current || view.game_id !== current.game_id)) state.seenRows = (view.rows || []).length;
   if (changed) state.answer = { black: null, white: null };
   if (!view || !(view.actions || []).includes('guess')) state.draft = [];
   state.view = view;

@@ -18,6 +18,16 @@ export function el(tag, attrs = {}, ...children) {
   return node;
 }
 
+/** A note the bot wrote for Discord (a hint): its **bold** and `code` as elements, the rest as
+ * text, so no markup it holds can become HTML. */
+export function inline(text) {
+  return text.split(/(\*\*[^*]+\*\*|`[^`]+`)/).filter(Boolean).map((part) => {
+    if (part.startsWith('**') && part.endsWith('**')) return el('strong', { text: part.slice(2, -2) });
+    if (part.startsWith('`') && part.endsWith('`')) return el('code', { text: part.slice(1, -1) });
+    return document.createTextNode(part);
+  });
+}
+
 /** A label of the page's table with its {placeholders} filled. */
 export function words(strings, key, values = {}) {
   const text = strings[key] ?? key;
