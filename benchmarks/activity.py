@@ -122,17 +122,25 @@ async def play(fake: FakeDiscord, channel: str, user: str) -> None:
 
 
 async def busy_channel(
-    fake: FakeDiscord, db_path: Path, channel: str, stop: asyncio.Event, rng: random.Random
+    fake: FakeDiscord,
+    db_path: Path,
+    channel: str,
+    stop: asyncio.Event,
+    rng: random.Random,
+    timed: list[float],
 ) -> int:
-    """Slash-command guesses without a pause, a new game whenever one ends; how many."""
+    """Slash-command guesses without a pause, a new game whenever one ends; how many. Each
+    guess's time to its answer goes in `timed`."""
     made = 0
     channel_id = fake.channel(channel).id
     await play(fake, channel, "p0")
     while not stop.is_set():
         code = "".join(str(c) for c in wrong_code(db_path, channel_id, rng))
         player = f"p{made % 4}"
+        started = time.perf_counter()
         handle = await fake.slash(channel, player, "mastermind", "guess", options={"code": code})
         answer = await handle.response(timeout=10.0)
+        timed.append(time.perf_counter() - started)
         made += 1
         if "left" not in answer.text:  # out of guesses: the next game
             await play(fake, channel, "p0")
@@ -155,8 +163,9 @@ async def moves_beside_busy_channels(
     instance = fake.start_activity("act", users=MOVERS).instance_id
     pages = [Page(http, base, await sign_in(fake, http, base, m, instance)) for m in MOVERS]
     stop = asyncio.Event()
+    slash_times: list[float] = []
     busy = [
-        asyncio.create_task(busy_channel(fake, db_path, f"busy{i}", stop, rng))
+        asyncio.create_task(busy_channel(fake, db_path, f"busy{i}", stop, rng, slash_times))
         for i in range(args.busy)
     ]
     await asyncio.sleep(1.0)  # the busy channels are under way
@@ -175,7 +184,11 @@ async def moves_beside_busy_channels(
             game = await pages[0].game()
     stop.set()
     slash = sum(await asyncio.gather(*busy))
-    print(f"  ({slash} slash-command guesses in the {args.busy} busy channels meanwhile)")
+    p50, p99 = (percentile(slash_times, f) * 1000 for f in (0.5, 0.99))
+    print(
+        f"  ({slash} slash-command guesses in the {args.busy} busy channels meanwhile, to "
+        f"their answer: p50 {p50:.1f} ms p99 {p99:.1f} ms)"
+    )
     return latencies
 
 
