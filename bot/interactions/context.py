@@ -45,9 +45,9 @@ class Host(commands.AutoShardedBot):
     clock: Callable[[], datetime]
     in_flight: set[object]
     boards: BoardKeeper
+    """Keeps every channel board in step with the store (created at start, closed at stop)."""
     timers: Timers
     """Everything that must happen at a time (a lobby closing, a game's time limit)."""
-    """Keeps every channel board in step with the store (created at start, closed at stop)."""
 
     def serves(self, guild_id: int | None) -> bool:
         """This process answers `guild_id`'s interactions: Discord sends a server's events to
