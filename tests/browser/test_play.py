@@ -3,11 +3,13 @@ plays the Discord client, the real bot and store behind it, the fake Discord aro
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 from bot.engine.scoring import score
 from tests.bot.helpers import board_shows, move_count, secret_text
 from tests.browser.harness import DiscordClients
+from tests.browser.test_page_files import ROOT, SDK
 from tests.discord_fake import FakeDiscord
 
 
@@ -26,6 +28,8 @@ async def test_two_players_in_one_instance_play_a_whole_game_and_see_each_other(
     bob = await discord_clients.open("bob", instance)
     secret = secret_text(db_path)
     assert await alice.commands() == ["AUTHORIZE", "AUTHENTICATE"]
+    pinned = json.loads((ROOT / "contrib" / "vendor-sdk" / "package.json").read_text())
+    assert await alice.page.evaluate("window.__sdkVersion") == pinned["dependencies"][SDK]
     assert await alice.text("#game .remaining") == "Guesses left: 10"
 
     await alice.guess(wrong(secret, 0))
