@@ -2,7 +2,7 @@
 
     python benchmarks/soak.py [--channels 10] [--seconds 60] [--warmup 10] [--check]
                               [--database URL | --postgres] [--processes 2] [--players 3]
-                              [--rate-limits]
+                              [--rate-limits] [--activity-ab N]
 
 The bot runs as a subprocess (`fake.spawn_bot`) behind the loopback fake Discord that runs in
 this process with the players. Each channel plays back to back: cooperative play games (every
@@ -20,6 +20,9 @@ interactions (Discord bans at 10,000 in 10 minutes).
 Then the ledger is held against the database: every acknowledged move stored exactly once,
 nothing refused stored, every interaction answered, no fake-Discord violation, every race's
 clock on time. `--check` exits 1 on any of those (never on timings).
+
+`--activity-ab N` runs N pairs of soaks, the Activity's server on (no page open) then off, for
+the CPU an idle Activity costs an interaction (#33).
 
 `--processes 2` runs two shard processes (SHARD_COUNT=2) on one PostgreSQL database, each with
 its own guild of `--channels` channels; `--postgres` starts a throwaway PostgreSQL server for
@@ -116,6 +119,15 @@ def plan_runs(args: argparse.Namespace, database: str | None) -> list[tuple[str,
             for on in (True, False)
         ]
         return pairs
+    if args.activity_ab:
+        return [
+            (
+                f"{'with' if on else 'without'} the Activity #{n + 1}",
+                with_activity(base) if on else base,
+            )
+            for n in range(args.activity_ab)
+            for on in (True, False)
+        ]
     if args.metrics_ab:
         return [
             (f"{'with' if on else 'without'} metrics #{n + 1}", with_metrics(base) if on else base)
@@ -136,6 +148,18 @@ def with_metrics(config: SoakConfig) -> SoakConfig:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
     return replace(config, env={**config.env, "METRICS_PORT": str(port)})
+
+
+def with_activity(config: SoakConfig) -> SoakConfig:
+    """The same soak with the Activity's server on (ACTIVITY_PORT) and no page open: what an
+    idle Activity costs each interaction (#33)."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    secret = "an idle Activity signs nobody in"
+    return replace(
+        config, env={**config.env, "ACTIVITY_PORT": str(port), "DISCORD_CLIENT_SECRET": secret}
+    )
 
 
 def scraped(config: SoakConfig) -> list[str]:
@@ -223,6 +247,13 @@ def parser() -> argparse.ArgumentParser:
     )
     parse.add_argument(
         "--metrics-ab", type=int, default=0, metavar="N", help="N pairs: with, then without metrics"
+    )
+    parse.add_argument(
+        "--activity-ab",
+        type=int,
+        default=0,
+        metavar="N",
+        help="N pairs: with the Activity on (no page open), then off",
     )
     parse.add_argument(
         "--scale-out", action="store_true", help="1 process, then 2 (needs PostgreSQL)"
