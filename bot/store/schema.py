@@ -60,6 +60,24 @@ _BY_LAST_MOVE = (
 _ONE_PER_CHANNEL = (
     f"CREATE UNIQUE INDEX games_one_active_per_channel ON games (channel_id) WHERE {CHANNEL_GAMES}"
 )
+_BY_GUILD = "CREATE INDEX games_by_guild ON games (guild_id, status)"
+_BOARDS_BEHIND = "CREATE INDEX games_boards_behind ON games (id) WHERE rendered_version < version"
+_MOVES_BY_PLAYER = "CREATE INDEX moves_by_player ON moves (player_id, game_id)"
+_ONCE_PER_SOURCE = (
+    "CREATE UNIQUE INDEX moves_once_per_source ON moves (source) WHERE source IS NOT NULL"
+)
+_SQLITE_APPEND_ONLY = (
+    """
+            CREATE TRIGGER moves_no_update BEFORE UPDATE ON moves
+            BEGIN SELECT RAISE(ABORT, 'moves are append-only'); END
+            """,
+    """
+            CREATE TRIGGER moves_no_delete BEFORE DELETE ON moves
+            BEGIN SELECT RAISE(ABORT, 'moves are append-only'); END
+            """,
+)
+"""SQLite's triggers that keep moves append-only (step 2 makes them, step 4 makes them anew);
+indented as the steps first wrote them, since SQLite keeps a trigger's text as given."""
 
 
 async def _unlist_kinds(session: Session) -> None:
@@ -137,7 +155,7 @@ STEPS: tuple[Step, ...] = (
             """,
             "CREATE UNIQUE INDEX games_one_active_per_channel ON games (channel_id) "
             "WHERE status = 'active'",
-            "CREATE INDEX games_by_guild ON games (guild_id, status)",
+            _BY_GUILD,
             """
             CREATE TABLE moves (
                 game_id    INTEGER NOT NULL REFERENCES games (id),
@@ -185,9 +203,9 @@ STEPS: tuple[Step, ...] = (
             """,
             "CREATE UNIQUE INDEX games_one_active_per_channel ON games (channel_id) "
             "WHERE status = 'active'",
-            "CREATE INDEX games_by_guild ON games (guild_id, status)",
+            _BY_GUILD,
             _BY_LAST_MOVE,
-            "CREATE INDEX games_boards_behind ON games (id) WHERE rendered_version < version",
+            _BOARDS_BEHIND,
             """
             CREATE TABLE moves (
                 game_id    BIGINT  NOT NULL REFERENCES games (id),
@@ -204,8 +222,8 @@ STEPS: tuple[Step, ...] = (
                 PRIMARY KEY (game_id, move_no)
             )
             """,
-            "CREATE INDEX moves_by_player ON moves (player_id, game_id)",
-            "CREATE UNIQUE INDEX moves_once_per_source ON moves (source) WHERE source IS NOT NULL",
+            _MOVES_BY_PLAYER,
+            _ONCE_PER_SOURCE,
             """
             CREATE FUNCTION moves_append_only() RETURNS trigger LANGUAGE plpgsql AS $$
             BEGIN
@@ -231,16 +249,9 @@ STEPS: tuple[Step, ...] = (
                 (SELECT max(created_at) FROM moves WHERE moves.game_id = games.id), created_at)
             """,
             _BY_LAST_MOVE,
-            "CREATE INDEX moves_by_player ON moves (player_id, game_id)",
+            _MOVES_BY_PLAYER,
             "CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID",
-            """
-            CREATE TRIGGER moves_no_update BEFORE UPDATE ON moves
-            BEGIN SELECT RAISE(ABORT, 'moves are append-only'); END
-            """,
-            """
-            CREATE TRIGGER moves_no_delete BEFORE DELETE ON moves
-            BEGIN SELECT RAISE(ABORT, 'moves are append-only'); END
-            """,
+            *_SQLITE_APPEND_ONLY,
         ),
         postgres=(),
     ),
@@ -261,10 +272,10 @@ STEPS: tuple[Step, ...] = (
             """,
             "UPDATE games SET rendered_version = version WHERE board_message_id IS NULL",
             "DELETE FROM meta WHERE key LIKE 'board:%'",
-            "CREATE INDEX games_boards_behind ON games (id) WHERE rendered_version < version",
+            _BOARDS_BEHIND,
             # The interaction (or picker, or modal) that made a move: one move per input, ever.
             "ALTER TABLE moves ADD COLUMN source TEXT",
-            "CREATE UNIQUE INDEX moves_once_per_source ON moves (source) WHERE source IS NOT NULL",
+            _ONCE_PER_SOURCE,
         ),
         postgres=(),
     ),
@@ -310,9 +321,9 @@ STEPS: tuple[Step, ...] = (
             "DROP TABLE games",
             "ALTER TABLE games_new RENAME TO games",
             _ONE_PER_CHANNEL,
-            "CREATE INDEX games_by_guild ON games (guild_id, status)",
+            _BY_GUILD,
             _BY_LAST_MOVE,
-            "CREATE INDEX games_boards_behind ON games (id) WHERE rendered_version < version",
+            _BOARDS_BEHIND,
             """
             CREATE TABLE moves_new (
                 game_id    INTEGER NOT NULL REFERENCES games (id),
@@ -332,16 +343,9 @@ STEPS: tuple[Step, ...] = (
             "created_at, source FROM moves",
             "DROP TABLE moves",
             "ALTER TABLE moves_new RENAME TO moves",
-            "CREATE INDEX moves_by_player ON moves (player_id, game_id)",
-            "CREATE UNIQUE INDEX moves_once_per_source ON moves (source) WHERE source IS NOT NULL",
-            """
-            CREATE TRIGGER moves_no_update BEFORE UPDATE ON moves
-            BEGIN SELECT RAISE(ABORT, 'moves are append-only'); END
-            """,
-            """
-            CREATE TRIGGER moves_no_delete BEFORE DELETE ON moves
-            BEGIN SELECT RAISE(ABORT, 'moves are append-only'); END
-            """,
+            _MOVES_BY_PLAYER,
+            _ONCE_PER_SOURCE,
+            *_SQLITE_APPEND_ONLY,
         ),
         postgres=(
             "ALTER TABLE games DROP CONSTRAINT games_kind_check",
