@@ -76,6 +76,8 @@ class Player:
     user: str
     page: Page
     context: BrowserContext
+    touch: bool = False
+    """A phone: buttons are tapped, not clicked."""
     problems: list[str] = field(default_factory=list)
 
     @property
@@ -106,16 +108,20 @@ class Player:
     async def wait_rows(self, count: int) -> None:
         await self.app.locator(f"#game .rows .row[data-row='{count}']").wait_for(timeout=20_000)
 
+    async def press(self, selector: str) -> None:
+        """Tap a button on a phone, click it elsewhere."""
+        button = self.app.locator(selector)
+        await (button.tap() if self.touch else button.click())
+
     async def pick(self, code: str) -> None:
-        """Tap the palette: one button per digit (0 is the tenth colour)."""
+        """The palette: one button per digit (0 is the tenth colour)."""
         for peg in code:
-            colour = 10 if peg == "0" else int(peg)
-            await self.app.locator(f"button[data-pick='{colour}']").click()
+            await self.press(f"button[data-pick='{10 if peg == '0' else int(peg)}']")
 
     async def guess(self, code: str) -> None:
         rows = await self.rows().count()
         await self.pick(code)
-        await self.app.locator("button[data-submit='guess']").click()
+        await self.press("button[data-submit='guess']")
         await self.wait_rows(rows + 1)
 
     async def text(self, selector: str) -> str:
@@ -165,7 +171,7 @@ class DiscordClients:
             reduced_motion=reduced_motion,  # type: ignore[arg-type]
         )
         page = await context.new_page()
-        player = Player(user, page, context)
+        player = Player(user, page, context, touch=mobile)
         page.on("console", lambda message: self._console(player, message))
         page.on("pageerror", lambda error: player.problems.append(f"page error: {error}"))
         await page.route(f"{PARENT}**", self._serve_parent)
