@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Generic, Protocol
 
+from bot.charts.pool import ChartPool
 from bot.config import Settings
 from bot.engine.actor import Actor
 from bot.engine.codes import MAX_COLOURS, MAX_PEGS, Code
@@ -34,6 +35,7 @@ class Services(Protocol):
 
     store: Store
     solver: SolverPool
+    charts: ChartPool
     settings: Settings
     clock: Callable[[], datetime]
 
@@ -56,10 +58,12 @@ class Viewer:
 @dataclass(frozen=True)
 class Acted:
     """What an action did: the game as its move stored it, and what only the player who
-    acted reads (a hint), in their language."""
+    acted reads (a hint, a review), in their language."""
 
     game: Game
     note: str | None = None
+    picture: bytes | None = None
+    """A PNG for the player who acted (a review's chart)."""
 
 
 WebAction = Callable[[Services, Game, Actor, Mapping[str, Any], Messages], Awaitable[Acted]]

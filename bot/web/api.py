@@ -4,6 +4,7 @@ the player's language. Who acts and where comes from the server's session only."
 
 from __future__ import annotations
 
+import base64
 import json
 import re
 import time
@@ -15,7 +16,7 @@ from aiohttp import web
 
 from bot.engine.actor import Actor
 from bot.engine.errors import NotHere
-from bot.interactions.activity import Viewer
+from bot.interactions.activity import Acted, Viewer
 from bot.interactions.context import Host
 from bot.ui.i18n import Messages, messages
 from bot.web import views
@@ -147,10 +148,13 @@ class Api:
                 raise Refused("bad_request")
             assert isinstance(game_id, int) and isinstance(version, int)
             self._pace(session)
-            acted_view, note = await self._act(session, game_id, version, name, args, nonce, t)
+            acted_view, acted = await self._act(session, game_id, version, name, args, nonce, t)
         except Exception as error:
             return self._refused(error, t)
-        return _json({"game": acted_view, "note": note})
+        picture = None
+        if acted.picture is not None:
+            picture = "data:image/png;base64," + base64.b64encode(acted.picture).decode()
+        return _json({"game": acted_view, "note": acted.note, "picture": picture})
 
     async def _act(
         self,
@@ -161,7 +165,7 @@ class Api:
         args: Mapping[str, Any],
         nonce: str,
         t: Messages,
-    ) -> tuple[dict[str, Any], str | None]:
+    ) -> tuple[dict[str, Any], Acted]:
         viewer = session.viewer
         game = await self.bot.store.game(game_id)
         if game is None:
@@ -182,7 +186,7 @@ class Api:
             version=version,
         )
         acted = await act(self.bot, game, actor, args, t)
-        return views.view_of(self.bot, self.looks, acted.game, viewer, t), acted.note
+        return views.view_of(self.bot, self.looks, acted.game, viewer, t), acted
 
     # --- shared ----------------------------------------------------------------------------
 

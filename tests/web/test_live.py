@@ -9,6 +9,7 @@ from pathlib import Path
 
 import aiohttp
 
+from tests.bot.helpers import secret_text
 from tests.discord_fake import FakeDiscord
 
 
@@ -66,3 +67,28 @@ async def test_a_hint_is_said_to_the_player_who_asked(
     status, body = await alice.act(game, "hint", "nonce-hint-1")
     assert status == 200, body
     assert "codes still fit" in body["note"] and body["game"]["extra"]["hints"] == 1
+
+
+async def test_a_finished_game_is_reviewed_for_the_player_who_asks(
+    fake_discord: FakeDiscord, bot, pages, db_path: Path
+) -> None:
+    board = await (
+        await fake_discord.slash("general", "alice", "mastermind", "play", options={"guesses": 2})
+    ).settled()
+    assert board is not None
+    secret = [int(peg) for peg in secret_text(db_path)]
+    wrong = [secret[0] % 6 + 1, *secret[1:]]
+    instance = fake_discord.start_activity("general", users=("alice", "bob"))
+    alice = await pages(fake_discord, "alice", instance.instance_id)
+    bob = await pages(fake_discord, "bob", instance.instance_id)
+    game = await alice.game()
+    status, body = await alice.act(game, "review", "nonce-review-early")
+    assert status == 409 and body["error"] == "review_not_yet"  # nobody reviews a running game
+    status, body = await alice.act(game, "guess", "nonce-r1", code=wrong)
+    status, body = await alice.act(body["game"], "guess", "nonce-r2", code=secret)
+    assert status == 200 and body["game"]["status"] == "won"
+    assert "review" in body["game"]["actions"]
+    status, body = await bob.act(body["game"], "review", "nonce-review-bob")
+    assert status == 200, body
+    assert body["note"] and body["game"]["status"] == "won"
+    assert body["picture"] is None or body["picture"].startswith("data:image/png;base64,")

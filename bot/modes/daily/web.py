@@ -14,6 +14,7 @@ from bot.interactions import activity
 from bot.interactions.activity import Acted, Services, Viewer
 from bot.modes.daily import actions
 from bot.modes.daily.rules import KIND, DailyGame
+from bot.modes.review.web import may_review, review
 from bot.ui.i18n import Messages
 
 
@@ -36,7 +37,7 @@ def view(game: DailyGame, viewer: Viewer, t: Messages) -> activity.View:
         KIND,
         rows=activity.guess_rows(game.moves),
         remaining=game.guesses_left,
-        actions=[] if game.is_over else ["guess"],
+        actions=["review"] if may_review(game) else ["guess"],
         extra={"puzzle": game.puzzle, "progress": progress},
     )
 
@@ -65,7 +66,7 @@ async def guess(
 WEB = activity.WebMode(
     view=view,
     audience=activity.starter_or_not,
-    actions={"guess": guess},
+    actions={"guess": guess, "review": review},
     mine=mine,
 )
 """The daily mode's Activity."""

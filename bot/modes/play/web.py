@@ -14,6 +14,7 @@ from bot.modes.common.web import give_up, may_give_up
 from bot.modes.hints.web import hint_action
 from bot.modes.play import actions, rules
 from bot.modes.play.rules import KIND, PlayGame
+from bot.modes.review.web import may_review, review
 from bot.ui.i18n import Messages
 
 
@@ -23,6 +24,8 @@ def view(game: PlayGame, viewer: Viewer, t: Messages) -> activity.View:
     offered = ["guess", "hint"] if may_play else []
     if may_give_up(game, viewer):
         offered.append("giveup")
+    if may_review(game):
+        offered.append("review")
     return activity.base_view(
         game,
         KIND,
@@ -44,6 +47,11 @@ async def guess(
 WEB = activity.WebMode(
     view=view,
     audience=activity.starter_or_not,
-    actions={"guess": guess, "hint": hint_action(rules.hint), "giveup": give_up},
+    actions={
+        "guess": guess,
+        "hint": hint_action(rules.hint),
+        "giveup": give_up,
+        "review": review,
+    },
 )
 """The play mode's Activity."""

@@ -17,6 +17,7 @@ from bot.modes.common.web import give_up, may_give_up
 from bot.modes.race import actions
 from bot.modes.race.board import can_guess
 from bot.modes.race.rules import KIND, RaceGame
+from bot.modes.review.web import may_review, review
 from bot.ui.i18n import Messages
 
 
@@ -44,6 +45,8 @@ def view(game: RaceGame, viewer: Viewer, t: Messages) -> activity.View:
         offered.extend(("guess",))
     if may_give_up(game, viewer):
         offered.append("giveup")
+    if may_review(game) and me in game.players:
+        offered.append("review")
     standings = [
         {
             "by": activity.person(placing.player_id),
@@ -126,6 +129,6 @@ def _own_board(actor: Actor) -> Actor:
 WEB = activity.WebMode(
     view=view,
     audience=audience,
-    actions={"join": join, "start": start, "guess": guess, "giveup": end},
+    actions={"join": join, "start": start, "guess": guess, "giveup": end, "review": review},
 )
 """The race mode's Activity."""
