@@ -42,6 +42,8 @@ def page_words(t: Messages) -> dict[str, str]:
         "action.start": t.gettext("Start"),
         "action.undo": t.gettext("Undo the last answer"),
         "action.answer": t.gettext("Answer"),
+        "action.review": t.gettext("Review"),
+        "review_chart": t.gettext("Each guess beside Knuth's, as a chart"),
         "giveup_confirm": t.gettext("Give up this game? The secret is shown to everyone."),
         "cancel": t.gettext("Cancel"),
         "close": t.gettext("Close"),

@@ -18,6 +18,7 @@ const state = {
   busy: false,
   seenRows: 0,
   live: 'connecting',
+  review: null, // {game_id, note, picture}: what Review said, for this player alone
 };
 const REFETCH = new Set(['stale_game', 'unknown_game', 'game_over', 'already_applied', 'not_here']);
 const $ = (id) => document.getElementById(id);
@@ -71,6 +72,7 @@ function accept(view) {
   // A board seen for the first time appears as it is; only rows that arrive later slide in.
   if (view && (!current || view.game_id !== current.game_id)) state.seenRows = (view.rows || []).length;
   if (changed) state.answer = { black: null, white: null };
+  if (!view || state.review?.game_id !== view.game_id) state.review = null;
   if (!view || !(view.actions || []).includes('guess')) state.draft = [];
   state.view = view;
   render();
@@ -110,7 +112,8 @@ async function act(action, args = {}) {
     if (action === 'guess') state.draft = [];
     if (answer) {
       accept(answer.game);
-      if (answer.note) notice(answer.note, 'info');
+      if (action === 'review') state.review = { game_id: view.game_id, note: answer.note, picture: answer.picture };
+      else if (answer.note) notice(answer.note, 'info');
     } else await refresh();
   } catch (error) {
     notice(error.message || say('error'));

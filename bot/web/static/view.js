@@ -192,6 +192,8 @@ export function drawGame(state) {
     );
   }
 
+  if (state.review && state.review.game_id === view.game_id) section.push(reviewPanel(strings, state.review));
+
   const standing = (item) =>
     (item.place ? `${item.place}. ` : '') +
     (item.done ? words(strings, 'progress_done', { name: item.by.name }) : words(strings, 'progress_row', { name: item.by.name, count: item.guesses }));
@@ -202,6 +204,22 @@ export function drawGame(state) {
   const others = (extra.progress || []).filter((item) => item.by?.id !== state.user?.id);
   if (others.length) section.push(people(strings, words(strings, 'progress'), others, standing));
   return section;
+}
+
+/** What Review said: its lines (Discord's bold and code drawn), and its chart. The chart is
+ * a PNG the bot drew, handed over as a data: URL, the one image source besides the CDN. */
+function reviewPanel(strings, review) {
+  const lines = (review.note || '').split('\n').filter(Boolean);
+  const picture = typeof review.picture === 'string' && review.picture.startsWith('data:image/png;base64,')
+    ? el('img', { class: 'chart', src: review.picture, alt: words(strings, 'review_chart') })
+    : null;
+  return el(
+    'section',
+    { class: 'side review', 'aria-label': words(strings, 'action.review') },
+    el('h2', { text: words(strings, 'action.review') }),
+    lines.map((line) => el('p', { class: 'review-line' }, inline(line))),
+    picture,
+  );
 }
 
 function entryPanel(state) {
