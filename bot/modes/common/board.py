@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import discord
 
@@ -24,6 +25,11 @@ from bot.ui.text import mention
 
 GIVE_UP = Route("quit", (("game", ID),))
 CONFIRM_GIVE_UP = Route("quit-yes", (("game", ID),))
+
+
+def give_up_button(game_id: int, *, t: Messages) -> discord.ui.Button[Any]:
+    """The Give up button of a running game's board (which asks its mode's `CONFIRM` privately)."""
+    return components.button(GIVE_UP.id(game_id), t.gettext("Give up"), emoji="🏳️")
 
 
 def simulation(

@@ -265,9 +265,7 @@ def duel_view(game: DuelGame, *, t: Messages) -> discord.ui.View | None:
         )
     )
     view.add_item(hints_board.hint_button(game.id, t=t))
-    view.add_item(
-        components.button(common_board.GIVE_UP.id(game.id), t.gettext("Give up"), emoji="🏳️")
-    )
+    view.add_item(common_board.give_up_button(game.id, t=t))
     return view
 
 

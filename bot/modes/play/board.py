@@ -110,9 +110,7 @@ def play_view(game: PlayGame, *, t: Messages) -> discord.ui.View | None:
         components.button(GUESS.id(game.id), guess, emoji="🎯", style=discord.ButtonStyle.primary)
     )
     view.add_item(hints_board.hint_button(game.id, t=t))
-    view.add_item(
-        components.button(common_board.GIVE_UP.id(game.id), t.gettext("Give up"), emoji="🏳️")
-    )
+    view.add_item(common_board.give_up_button(game.id, t=t))
     return view
 
 

@@ -220,14 +220,7 @@ def board_view(game: RaceGame, *, t: Messages) -> discord.ui.View | None:
                 RACE_BOARD.id(game.id), t.gettext("My board"), "🎯", discord.ButtonStyle.primary
             )
         )
-    view.add_item(
-        _button(
-            common_board.GIVE_UP.id(game.id),
-            t.gettext("Give up"),
-            "🏳️",
-            discord.ButtonStyle.secondary,
-        )
-    )
+    view.add_item(common_board.give_up_button(game.id, t=t))
     return view
 
 
