@@ -51,7 +51,7 @@ from tests.fuzz import probe  # noqa: E402
 
 DEADLINE = 3.0
 SHOWN_FAILURES = 5
-ACTIONS = ("guess", "hint", "giveup", "answer", "undo", "join", "start")
+ACTIONS = ("guess", "hint", "giveup", "answer", "undo", "join", "start", "review")
 
 
 def percentile(values: list[float], fraction: float) -> float:

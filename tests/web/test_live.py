@@ -92,3 +92,16 @@ async def test_a_finished_game_is_reviewed_for_the_player_who_asks(
     assert status == 200, body
     assert body["note"] and body["game"]["status"] == "won"
     assert body["picture"] is None or body["picture"].startswith("data:image/png;base64,")
+
+
+async def test_a_game_started_in_the_channel_reaches_a_waiting_page(
+    fake_discord: FakeDiscord, bot, pages
+) -> None:
+    instance = fake_discord.start_activity("general", users=("alice",))
+    alice = await pages(fake_discord, "alice", instance.instance_id)
+    async with alice.live() as socket:
+        await socket.send_json({"type": "hello", "session": alice.session})
+        assert (await _messages(socket, "game"))["game"] is None
+        await (await fake_discord.slash("general", "bob", "mastermind", "play")).settled()
+        started = (await _messages(socket, "game"))["game"]
+        assert started["kind"] == "play" and started["status"] == "running"
