@@ -33,6 +33,9 @@ DISCORD_ID = re.compile(r"[0-9A-Za-z_-]{1,64}")
 MOST_BODY_BYTES = 4096
 ACTIONS_PER_WINDOW, WINDOW_SECONDS = 20, 10.0
 """A player's moves from the page: at most this many per window (a page clicks, never floods)."""
+SIGN_INS_AT_ONCE = 16
+"""Sign-ins asking Discord at the same moment; one more is `too_many` at once (each asks
+Discord three questions: nobody makes the bot flood Discord)."""
 
 
 @dataclass
@@ -47,6 +50,7 @@ class Api:
 
     def __post_init__(self) -> None:
         self._recent: dict[int, list[float]] = {}
+        self._signing_in = 0
         self.most_actions = ACTIONS_PER_WINDOW
         """A player's moves per WINDOW_SECONDS (the web fuzz lifts it)."""
 
@@ -76,9 +80,15 @@ class Api:
             if not _plain(code, 256) or not _plain(instance_id, 64):
                 raise Refused("bad_request")
             assert isinstance(code, str) and isinstance(instance_id, str)
-            token = await self.discord.exchange(code)
-            player = await self.discord.me(token)
-            instance = await self.discord.instance(instance_id)
+            if self._signing_in >= SIGN_INS_AT_ONCE:
+                raise Refused("too_many", 429)
+            self._signing_in += 1
+            try:
+                token = await self.discord.exchange(code)
+                player = await self.discord.me(token)
+                instance = await self.discord.instance(instance_id)
+            finally:
+                self._signing_in -= 1
             if player.user_id not in instance.users:
                 raise Refused("not_in_instance", 403)
         except DiscordRefused as refused:

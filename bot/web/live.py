@@ -37,6 +37,8 @@ HELLO_SECONDS = 10.0
 SEND_SECONDS = 5.0
 """A page that takes longer than this to take one push is closed (it reconnects)."""
 MOST_MESSAGE_BYTES = 4096
+MOST_REFUSALS = 20
+"""A page that sends this many messages it should not is closed (a page never does)."""
 
 
 @dataclass(eq=False)
@@ -220,11 +222,15 @@ class Hub:
     async def _listen(self, watcher: Watcher) -> None:
         """Until the page goes: pongs, and a repeated hello (the page asks for the current
         game again); anything else is answered with an error and otherwise ignored."""
+        refused = 0
         async for message in watcher.socket:
+            if refused >= MOST_REFUSALS:
+                break
             if message.type is not WSMsgType.TEXT:
                 if message.type in (WSMsgType.CLOSE, WSMsgType.CLOSING, WSMsgType.ERROR):
                     break
                 await self._refuse(watcher.socket, "bad_request", watcher.t)
+                refused += 1
                 continue
             said = _parsed(message.data)
             kind = said.get("type") if said is not None else None
@@ -238,6 +244,7 @@ class Hub:
                 await self._show_current(watcher)
             else:
                 await self._refuse(watcher.socket, "bad_request", watcher.t)
+                refused += 1
 
     async def _ping(self, watcher: Watcher) -> None:
         """A ping every `ping_seconds`; a page that has not answered the last one by the next

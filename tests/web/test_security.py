@@ -5,9 +5,11 @@ DEBUG included."""
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from pathlib import Path
 
+import aiohttp
 import pytest
 
 from bot.logs import keep_payloads_out
@@ -167,3 +169,48 @@ async def test_the_client_secret_is_in_no_response_and_no_log(
     assert "oauth2/token" in logged  # discord.py's or our DEBUG lines were captured
     assert secret not in logged
     assert alice.session not in logged
+
+
+async def test_sign_ins_waiting_on_discord_are_bounded(
+    fake_discord: FakeDiscord, bot, pages
+) -> None:
+    """Each sign-in asks Discord three questions: past SIGN_INS_AT_ONCE waiting at once, one
+    more is refused at once, without asking Discord anything."""
+    from bot.web.api import SIGN_INS_AT_ONCE
+
+    instance = fake_discord.start_activity("general", users=("alice",))
+    alice = await pages(fake_discord, "alice", instance.instance_id)
+    stalls = [fake_discord.stall_next("POST", "/oauth2/token") for _ in range(SIGN_INS_AT_ONCE)]
+    body = {"code": "never-used", "instance_id": instance.instance_id}
+    waiting = [
+        asyncio.create_task(alice.call("POST", "/api/session", body))
+        for _ in range(SIGN_INS_AT_ONCE)
+    ]
+    for stall in stalls:
+        await stall.wait_arrived()
+    status, refused = await alice.call("POST", "/api/session", body)
+    assert status == 429 and refused["error"] == "too_many"
+    for stall in stalls:
+        stall.release(serve=True)
+    answers = await asyncio.gather(*waiting)
+    assert all(status == 401 and answer["error"] == "bad_code" for status, answer in answers)
+
+
+async def test_a_page_that_keeps_sending_junk_is_closed(
+    fake_discord: FakeDiscord, bot, pages
+) -> None:
+    from bot.web.live import MOST_REFUSALS
+
+    instance = fake_discord.start_activity("general", users=("alice",))
+    alice = await pages(fake_discord, "alice", instance.instance_id)
+    async with alice.live() as socket:
+        await socket.send_json({"type": "hello", "session": alice.session})
+        for n in range(MOST_REFUSALS + 5):
+            await socket.send_str(f"junk {n}")
+        errors = 0
+        while True:
+            message = await asyncio.wait_for(socket.receive(), 5)
+            if message.type is not aiohttp.WSMsgType.TEXT:
+                break
+            errors += message.json()["type"] == "error"
+        assert errors == MOST_REFUSALS
