@@ -4,15 +4,16 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
 import discord
 
 from bot.charts import data
+from bot.engine.game import Variant
 from bot.engine.job_types import SimulationResult
-from bot.modes.common.rules import OneBoardGame, SecretGame
+from bot.modes.common.rules import SecretGame
 from bot.store import PlayerStats
-from bot.ui import charts, components, text, words
+from bot.ui import charts, components, embeds, text, words
 from bot.ui.boards import Field
 from bot.ui.embeds import (
     ACTIVE,
@@ -169,13 +170,34 @@ class Leaderboard:
         return leaderboard(rows, t=t, title=title, empty=empty, averages=self.averages)
 
 
-def guesses_left(game: OneBoardGame, *, t: Messages) -> str:
+class Countdown(Protocol):
+    """A game with one count of guesses left (a one-board game's, or one player's where only
+    one guesses the bot's code)."""
+
+    @property
+    def variant(self) -> Variant: ...
+
+    @property
+    def guesses_left(self) -> int: ...
+
+
+def guesses_left(game: Countdown, *, t: Messages) -> str:
     """'**7** of 10'."""
     return t.gettext(
         "**{left}** of {limit}",
         left=t.number(game.guesses_left),
         limit=t.number(game.variant.max_guesses),
     )
+
+
+def how_to_guess(game: SecretGame, *, t: Messages) -> str:
+    """The footer of a running board where players guess the bot's code: how to guess, what
+    the pegs mean, and which version the board shows."""
+    how = t.gettext(
+        "Guess with /mastermind guess code:{example} or the Guess button.",
+        example=game.variant.space.example(),
+    )
+    return f"{how} {embeds.how_pegs_score(t)} · {embeds.edition(game, t)}"
 
 
 def average(record: PlayerStats, t: Messages) -> str:

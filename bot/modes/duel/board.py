@@ -192,19 +192,8 @@ def duel_board(game: DuelGame, *, t: Messages) -> discord.Embed:
     embed.add_field(name=t.gettext("Colours"), value=text.legend(space, t=t), inline=False)
     if game.turn is Turn.PLAYER:
         embed.add_field(name=t.gettext("Turn"), value=t.gettext("{player} to guess", player=player))
-        embed.add_field(
-            name=t.gettext("Guesses left"),
-            value=t.gettext(
-                "**{left}** of {limit}",
-                left=t.number(game.guesses_left),
-                limit=t.number(game.variant.max_guesses),
-            ),
-        )
-        how = t.gettext(
-            "Guess with /mastermind guess code:{example} or the Guess button.",
-            example=space.example(),
-        )
-        embed.set_footer(text=f"{how} {embeds.how_pegs_score(t)} · {embeds.edition(game, t)}")
+        embed.add_field(name=t.gettext("Guesses left"), value=common_board.guesses_left(game, t=t))
+        embed.set_footer(text=common_board.how_to_guess(game, t=t))
     else:
         embed.add_field(name=t.gettext("Result"), value=result(game, t), inline=False)
         if (ours := game.revealed_secret) is not None:

@@ -58,11 +58,7 @@ def play_board(game: PlayGame, secret: Code | None = None, *, t: Messages) -> di
     if game.status is Status.ACTIVE:
         embed.add_field(name=t.gettext("Guesses left"), value=common_board.guesses_left(game, t=t))
         embed.add_field(name=t.gettext("Players"), value=mode)
-        how = t.gettext(
-            "Guess with /mastermind guess code:{example} or the Guess button.",
-            example=space.example(),
-        )
-        embed.set_footer(text=f"{how} {embeds.how_pegs_score(t)} · {embeds.edition(game, t)}")
+        embed.set_footer(text=common_board.how_to_guess(game, t=t))
     else:
         embed.add_field(name=t.gettext("Result"), value=_play_result(game, t), inline=False)
         if secret is not None:
