@@ -87,3 +87,24 @@ async def test_presence_hints_and_hard_mode_on_the_board(
     await bob.page.close()  # bob closes Discord's window: he is no longer here
     await alice.app.locator(f"#presence li[data-user='{bob_id}']").wait_for(state="detached")
     assert not alice.unexpected(), alice.problems
+
+
+async def test_the_review_of_a_finished_game_with_its_chart(
+    fake_discord: FakeDiscord, bot, discord_clients: DiscordClients, db_path: Path
+) -> None:
+    await (await fake_discord.slash("general", "alice", "mastermind", "play")).settled()
+    instance = fake_discord.start_activity("general", users=("alice", "bob"))
+    alice = await discord_clients.open("alice", instance)
+    bob = await discord_clients.open("bob", instance)
+    secret = secret_text(db_path)
+    await alice.guess(wrong(secret, 0))
+    await alice.guess(secret)
+    await alice.app.locator("button[data-action='review']").click()
+    panel = alice.app.locator("#game .review")
+    await panel.wait_for(timeout=30_000)  # the solver's workers review every guess
+    assert "Knuth" in await panel.inner_text() and "**" not in await panel.inner_text()
+    chart = panel.locator("img.chart")
+    assert (await chart.get_attribute("src") or "").startswith("data:image/png;base64,")
+    assert await chart.evaluate("image => image.complete && image.naturalWidth > 0")
+    assert await bob.app.locator("#game .review").count() == 0  # for the asker alone
+    assert not alice.problems, alice.problems
