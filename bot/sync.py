@@ -68,12 +68,7 @@ async def fingerprint(tree: Tree, scope: int | None) -> str:
     """What a sync to `scope` would send (its translations included, so a new language syncs
     again), with the application it goes to, as one hash."""
     guild = _target(tree, scope)
-    commands = tree.get_commands(guild=guild)
-    translator = tree.translator
-    if translator is None:
-        payload = [command.to_dict(tree) for command in commands]
-    else:
-        payload = [await command.get_translated_payload(tree, translator) for command in commands]
+    payload = await _payload(tree, guild)
     identity = {"application": _application_id(tree), "scope": scope, "commands": payload}
     return hashlib.sha256(json.dumps(identity, sort_keys=True).encode()).hexdigest()
 
@@ -87,12 +82,7 @@ async def push(tree: Tree, scope: int | None) -> int:
     entry_points = await _entry_points(tree)
     if not entry_points:
         return len(await tree.sync())
-    commands = tree.get_commands()
-    translator = tree.translator
-    if translator is None:
-        payload = [command.to_dict(tree) for command in commands]
-    else:
-        payload = [await command.get_translated_payload(tree, translator) for command in commands]
+    payload = await _payload(tree, None)
     http = tree.client.http
     try:
         synced = await http.bulk_upsert_global_commands(
@@ -100,9 +90,19 @@ async def push(tree: Tree, scope: int | None) -> int:
         )
     except discord.HTTPException as error:
         if error.status == 400 and error.code == 50035:  # as tree.sync says a bad tree
-            raise app_commands.CommandSyncFailure(error, commands) from None
+            raise app_commands.CommandSyncFailure(error, tree.get_commands()) from None
         raise
     return sum(1 for command in synced if command.get("type") != ENTRY_POINT)
+
+
+async def _payload(tree: Tree, guild: discord.Object | None) -> list[dict[str, Any]]:
+    """The commands of `guild` (None: the global ones) as a sync sends them, in every
+    language the tree's translator knows."""
+    commands = tree.get_commands(guild=guild)
+    translator = tree.translator
+    if translator is None:
+        return [command.to_dict(tree) for command in commands]
+    return [await command.get_translated_payload(tree, translator) for command in commands]
 
 
 async def _entry_points(tree: Tree) -> list[dict[str, Any]]:
