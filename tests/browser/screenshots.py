@@ -3,6 +3,9 @@ real bot with its Activity on, the fake Discord, Debian's chromium, the real SDK
 page playing the Discord client. Each mode at desktop (1280x800) and phone (412x915) size.
 
     python -m tests.browser.screenshots        # writes docs/activity/<mode>-<size>.png
+
+The review's words hold emoji: with Debian's fonts-noto-color-emoji installed they are drawn
+as a Discord client draws them (without it, as empty boxes).
 """
 
 from __future__ import annotations
@@ -124,7 +127,28 @@ async def race(stage: Stage) -> Player:
     return bob
 
 
-SCENES: dict[str, Scene] = {"play": play, "solve": solve, "daily": daily, "race": race}
+async def review(stage: Stage) -> Player:
+    """A game cracked in three guesses, then its review with Knuth's beside each guess."""
+    await (await stage.fake.slash(stage.channel, "alice", "mastermind", "play")).settled()
+    instance = stage.fake.start_activity(stage.channel, users=("alice",))
+    alice = await stage.open("alice", instance)
+    code = secret(stage.db, "play")
+    await alice.guess(near(near(code, 0), 2))
+    await alice.guess(near(code, 1))
+    await alice.guess(code)
+    await alice.press("button[data-action='review']")
+    await alice.app.locator("#game .review").wait_for(timeout=30_000)
+    await alice.app.locator("#game .review").scroll_into_view_if_needed()
+    return alice
+
+
+SCENES: dict[str, Scene] = {
+    "play": play,
+    "solve": solve,
+    "daily": daily,
+    "race": race,
+    "review": review,
+}
 
 
 async def main() -> int:
