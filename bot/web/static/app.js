@@ -201,6 +201,8 @@ function onKey(event) {
       state.answer = { ...state.answer, [which]: Number(event.key) };
       event.preventDefault();
       render();
+      // Both counts given: Answer takes the focus, so Enter sends it wherever the focus was.
+      if (which === 'white') document.querySelector('[data-submit="answer"]')?.focus();
     } else if (event.key === 'Backspace') {
       const which = state.answer.white !== null ? 'white' : 'black';
       state.answer = { ...state.answer, [which]: null };
