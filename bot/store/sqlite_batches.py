@@ -204,14 +204,19 @@ class Batcher:
         safe)."""
         if job.future.done() or job.deadline <= time.monotonic():
             return [job]  # `_begin` drops it or answers StoreBusy
-        return [job] if await self._first_statement(job) else []
+        outcome = await self._first_statement(job)
+        if outcome is None:
+            return [job]
+        _settle([outcome])
+        return []
 
     async def _read_queued(self, jobs: list[Job]) -> list[Job]:
         """The reads waiting together share one snapshot, and reach aiosqlite's thread at once:
         `BEGIN`, each read's first statement, `COMMIT`, all queued before any runs, so the
         thread runs them back to back and the loop hears of them together (one trip where
-        there were one per statement and two more). Returns the reads that asked for a second
-        statement, to run again in a transaction of their own."""
+        there were one per statement and two more). Each caller hears once the snapshot has
+        ended. Returns the reads that asked for a second statement, to run again in a
+        transaction of their own."""
         now = time.monotonic()
         live = [job for job in jobs if not job.future.done() and job.deadline > now]
         _settle([(job, None, StoreBusy()) for job in jobs if job.deadline <= now])
@@ -220,25 +225,24 @@ class Batcher:
         firsts = [asyncio.ensure_future(self._first_statement(job)) for job in live]
         commit = asyncio.ensure_future(connection.execute("COMMIT"))
         try:
-            again = await asyncio.gather(*firsts)
+            outcomes = await asyncio.gather(*firsts)
         finally:
             # neither can fail but for a BEGIN left open, and then the reads ran without it
             await asyncio.gather(begin, commit, return_exceptions=True)
             await asyncio.shield(rollback(connection))
-        return [job for job, needs in zip(live, again, strict=True) if needs]
+        _settle([outcome for outcome in outcomes if outcome is not None])
+        return [job for job, outcome in zip(live, outcomes, strict=True) if outcome is None]
 
-    async def _first_statement(self, job: Job) -> bool:
-        """Run a read job with one statement allowed; True if it asked for a second."""
+    async def _first_statement(self, job: Job) -> Outcome | None:
+        """Run a read job with one statement allowed: its outcome, or None if it asked for a
+        second statement."""
         try:
             session = JobSession(self.connection, savepoint=False, one_statement=True)
-            result = await job.work(session)
+            return (job, await job.work(session), None)
         except NeedsSnapshot:
-            return True
+            return None
         except Exception as error:
-            _settle([(job, None, error)])
-            return False
-        _settle([(job, result, None)])
-        return False
+            return (job, None, error)
 
     async def _begin(self, jobs: list[Job]) -> list[Job]:
         """Open the transaction for the jobs still waiting (new ones join while the lock is

@@ -10,10 +10,17 @@ from datetime import timedelta
 
 import pytest
 
-from bot.engine.errors import GameAlreadyActive, GameOver, InvalidGuess, NoActiveGame, StaleGame
+from bot.engine.errors import (
+    GameAlreadyActive,
+    GameOver,
+    ImpossibleAnswer,
+    InvalidGuess,
+    NoActiveGame,
+    StaleGame,
+)
 from bot.engine.game import MoveKind, Status, give_up
 from bot.modes.play.rules import PlayGame, guess
-from bot.modes.solve.rules import ImpossibleAnswer, NothingToUndo, SolveGame, answer, undo
+from bot.modes.solve.rules import NothingToUndo, SolveGame, answer, undo
 from bot.store import PlayerStats, Store
 from tests.store.backends import Backend
 from tests.store.helpers import ALICE, BOB, CAROL, CHANNEL, GUILD, SECRET, Clock, play, solve
