@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 from bot.engine.errors import (
     GameError,
     GameOver,
+    ImpossibleAnswer,
     InvalidGuess,
     InvalidVariant,
     NotYourGame,
@@ -27,7 +28,6 @@ from bot.modes.common.rules import NotAPlayGame
 from bot.modes.play.rules import PlayGame, guess, new_play_game
 from bot.modes.solve.rules import (
     AnswerOutcome,
-    ImpossibleAnswer,
     NoGuessToAnswer,
     NotASolveGame,
     NothingToUndo,
