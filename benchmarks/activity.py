@@ -43,17 +43,13 @@ import aiohttp
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from benchmarks.fuzz import percentile  # noqa: E402
 from benchmarks.soaking.procstat import cpu_seconds, rss_mb  # noqa: E402
 from tests.discord_fake import FakeDiscord  # noqa: E402
 
 MOVE_TARGET_MS = 100.0
 PUSH_TARGET_MS = 250.0
 CPU_TARGET_MS = 0.2
-
-
-def percentile(values: list[float], fraction: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(fraction * len(ordered)))] if ordered else 0.0
 
 
 def free_port() -> int:

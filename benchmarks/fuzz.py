@@ -22,6 +22,7 @@ import random
 import sys
 import tempfile
 import time
+from collections.abc import Iterable
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -117,11 +118,17 @@ async def main(args: argparse.Namespace) -> int:
     return 1 if failures and args.check else 0
 
 
-def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+def parse_args(
+    argv: list[str] | None = None,
+    *,
+    families: Iterable[str] = cases.FAMILIES,
+    description: str = __doc__ or "",
+) -> argparse.Namespace:
+    """A fuzz's options (this one's, or the web fuzz's with its own families)."""
+    parser = argparse.ArgumentParser(description=description.split("\n")[0])
     parser.add_argument("--count", type=int, default=10_000, help="inputs per family")
     parser.add_argument("--seed", type=int, default=None, help="default: drawn and printed")
-    parser.add_argument("--families", nargs="*", choices=list(cases.FAMILIES), default=None)
+    parser.add_argument("--families", nargs="*", choices=list(families), default=None)
     parser.add_argument("--batch", type=int, default=8, help="inputs sent at once")
     parser.add_argument("--check", action="store_true", help="exit 1 on any failure")
     args = parser.parse_args(argv)

@@ -43,6 +43,8 @@ import aiohttp
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from benchmarks import fuzz  # noqa: E402
+from benchmarks.fuzz import percentile  # noqa: E402
 from bot.app import MastermindBot  # noqa: E402
 from bot.config import Settings  # noqa: E402
 from bot.web.api import NONCE  # noqa: E402
@@ -52,11 +54,6 @@ from tests.fuzz import probe  # noqa: E402
 DEADLINE = 3.0
 SHOWN_FAILURES = 5
 ACTIONS = ("guess", "hint", "giveup", "answer", "undo", "join", "start", "review")
-
-
-def percentile(values: list[float], fraction: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(fraction * len(ordered)))] if ordered else 0.0
 
 
 @dataclass
@@ -485,16 +482,7 @@ async def main(args: argparse.Namespace) -> int:
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--count", type=int, default=10_000, help="inputs per family")
-    parser.add_argument("--seed", type=int, default=None, help="default: drawn and printed")
-    parser.add_argument("--families", nargs="*", choices=list(FAMILIES), default=None)
-    parser.add_argument("--batch", type=int, default=8, help="inputs sent at once")
-    parser.add_argument("--check", action="store_true", help="exit 1 on any failure")
-    args = parser.parse_args(argv)
-    if args.seed is None:
-        args.seed = random.SystemRandom().randrange(10**9)
-    return args
+    return fuzz.parse_args(argv, families=FAMILIES, description=__doc__ or "")
 
 
 if __name__ == "__main__":
