@@ -31,7 +31,7 @@ import discord
 
 from bot.engine.game import Game, Reach
 from bot.interactions.marks import KEPT, BoardMarks
-from bot.store import Applied, Board, Held, Store, always
+from bot.store import Applied, Board, Held, Store, StoreBusy, always
 from bot.ui.boards import Drawn
 
 log = logging.getLogger(__name__)
@@ -349,7 +349,9 @@ class BoardKeeper:
 def _failed(game_id: int) -> None:
     """Log a board that could not be redrawn (it stays behind; the next pass retries it)."""
     error = sys.exc_info()[1]
-    if isinstance(error, discord.HTTPException):
+    if isinstance(error, StoreBusy):  # the store has told of its outage once already
+        log.info("the board of game %s waits for the database; will retry", game_id)
+    elif isinstance(error, discord.HTTPException):
         log.warning(
             "the board of game %s could not be redrawn (%s %s); will retry",
             game_id,
