@@ -93,10 +93,12 @@ class CountingDialect:
     def __getattr__(self, name: str) -> Any:
         return getattr(self.dialect, name)
 
-    async def run(self, work: Callable[[Any], Coroutine[Any, Any, Any]], *, write: bool) -> Any:
+    async def run(
+        self, work: Callable[[Any], Coroutine[Any, Any, Any]], *, write: bool, **how: Any
+    ) -> Any:
         call = CURRENT_CALL.get() or Call("?", None)
         self.log.append(Transaction(call.method, write, call.task))
-        return await self.dialect.run(work, write=write)
+        return await self.dialect.run(work, write=write, **how)
 
 
 class NamedCalls:

@@ -290,10 +290,10 @@ class BoardKeeper:
             async with self.lock(game_id):
                 drawn: int | None = None
                 for _ in range(CROSS_PROCESS_ROUNDS):
-                    board = await self.store.board(game_id)
-                    game = await self.store.game(game_id)
-                    if board is None or game is None:
+                    found = await self.store.drawn(game_id)
+                    if found is None:
                         return
+                    game, board = found
                     if served_only and not self._serves(game.guild_id):
                         return
                     board = self._record(game_id, board)

@@ -43,6 +43,15 @@ class Session(Protocol):
         """Run one statement once per row of parameters."""
         ...
 
+    async def execute_last(self, sql: str, params: Params | None = None) -> int:
+        """Run the job's last write, one statement. Where it is the job's only write it needs
+        no savepoint of its own: a statement that fails is undone by itself."""
+        ...
+
+
+Work = Callable[[Session], Coroutine[Any, Any, T]]
+"""What runs in one transaction: given its session, what it returns."""
+
 
 class Dialect(Protocol):
     """One database, as the SQL store uses it."""
@@ -63,6 +72,10 @@ class Dialect(Protocol):
     inline_moves: str
     """SQL for a `games` row's moves as one JSON text (an array of `[move_no, kind, player_id,
     code, black, white]`), so a game reads in one statement; "" reads them with a second."""
+    save_at_once: str
+    """SQL that saves a move whole, its new rows (`:moves`, JSON `[[kind, player_id, code,
+    black, white], ...]`) and its game row's copies, in one statement (refused with StaleGame
+    if the game moved on); "" saves them with two."""
     seconds_between: str
     """SQL for the seconds from `{start}` to `{end}`, two timestamp columns."""
     import_begins: tuple[str, ...]
@@ -98,12 +111,14 @@ class Dialect(Protocol):
         """Release the database; closing twice is fine."""
         ...
 
-    async def run(self, work: Callable[[Session], Coroutine[Any, Any, T]], *, write: bool) -> T:
+    async def run(self, work: Work[T], *, write: bool, alongside: bool = False) -> T:
         """Run `work` in one transaction, committed when it returns and undone if it raises
         (a database may commit it together with others', as SQLite's group commit does: it
         returns only once that commit is durable). `work` awaits nothing but its session. A
         read sees one consistent snapshot. Waiting longer than the busy bound raises StoreBusy;
-        a unique index refusing a write raises Conflict naming it."""
+        a unique index refusing a write raises Conflict naming it. `alongside`: `work` reads,
+        then writes at most once, with `execute_last`, a statement that refuses to write if
+        what it read has changed (`save_at_once`); it may run at the same time as others'."""
         ...
 
     async def run_migration(self, work: Callable[[Session], Coroutine[Any, Any, T]]) -> T:

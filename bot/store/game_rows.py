@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import json
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from typing import Any, TypeVar
@@ -270,27 +270,42 @@ async def insert_game(
     return stored
 
 
-async def save(session: Session, old: Game, new: Game, now: object, source: str | None) -> None:
-    """Write what a transition appended: new move rows, then the game row's copies."""
+async def save(
+    session: Session,
+    old: Game,
+    new: Game,
+    now: object,
+    source: str | None,
+    *,
+    at_once: str = "",
+) -> None:
+    """Write what a transition appended: new move rows, then the game row's copies (with
+    `at_once`, the dialect's `save_at_once`, both in one statement)."""
     check_appended(old, new)
     if new.version == old.version:
         return
+    game = {
+        "status": new.status.value,
+        "winner_id": new.winner_id,
+        "version": new.version,
+        "hints": new.hints,
+        "now": now,
+        "finished_at": None if new.status is Status.ACTIVE else now,
+        "id": new.id,
+        "old_version": old.version,
+    }
+    if at_once:
+        moves = [_move_array(move_to_record(move)) for move in new.log[old.version :]]
+        await session.execute_last(at_once, {**game, "source": source, "moves": json.dumps(moves)})
+        return
     await insert_moves(session, new, old.version, now, source)
-    changed = await session.execute(
-        _SAVE_GAME,
-        {
-            "status": new.status.value,
-            "winner_id": new.winner_id,
-            "version": new.version,
-            "hints": new.hints,
-            "now": now,
-            "finished_at": None if new.status is Status.ACTIVE else now,
-            "id": new.id,
-            "old_version": old.version,
-        },
-    )
-    if changed != 1:
+    if await session.execute(_SAVE_GAME, game) != 1:
         raise StaleGame()
+
+
+def _move_array(record: Mapping[str, Any]) -> list[Any]:
+    """A move row as `save_at_once` reads it from JSON."""
+    return [record[column] for column in ("kind", "player_id", "code", "black", "white")]
 
 
 async def insert_moves(

@@ -149,6 +149,11 @@ class Store(Protocol):
         """Where the game's board is, or None if it has none (yet)."""
         ...
 
+    async def drawn(self, game_id: int) -> tuple[Game, Board] | None:
+        """A game and where its board is, read together (one read where `game` and `board`
+        are two); None if there is no such game or it has no board (yet)."""
+        ...
+
     async def move_board(
         self, game_id: int, channel_id: int, message_id: int, version: int
     ) -> None:

@@ -26,7 +26,7 @@ import asyncpg
 
 from bot.redact import redact
 from bot.store import schema
-from bot.store.dialect import Params, Row, Session
+from bot.store.dialect import Params, Row, Session, Work
 from bot.store.errors import Conflict, StoreBusy, StoreUnavailable
 from bot.store.migrations import migrate
 
@@ -89,6 +89,9 @@ class PostgresSession:
         if rows:
             await self.conn.executemany(text, [_values(names, row) for row in rows])
 
+    async def execute_last(self, sql: str, params: Params | None = None) -> int:
+        return await self.execute(sql, params)  # each job is a transaction of its own here
+
 
 def _values(names: tuple[str, ...], params: Params | None) -> list[Any]:
     return [params[name] for name in names] if params else []
@@ -100,6 +103,7 @@ class PostgresDialect:
     shared = True
     lock_game = " FOR UPDATE"
     inline_moves = ""  # a second statement in the same transaction (asyncpg's round trip)
+    save_at_once = ""  # a job has its own transaction and connection: nothing waits on it
     seconds_between = "CAST(extract(epoch FROM {end} - {start}) AS DOUBLE PRECISION)"
     import_begins: tuple[str, ...] = (
         "SET LOCAL lock_timeout = '30s'",
@@ -333,9 +337,9 @@ class PostgresDialect:
         finally:
             await pool.release(conn)
 
-    async def run(self, work: Callable[[Session], Coroutine[Any, Any, T]], *, write: bool) -> T:
+    async def run(self, work: Work[T], *, write: bool, alongside: bool = False) -> T:
         """In a task of its own, shielded: a cancelled caller never leaves a transaction
-        half-done on a pooled connection."""
+        half-done on a pooled connection. (Every job runs alongside the others here.)"""
         task = asyncio.ensure_future(self._run(work, write))
         self._running.add(task)
         task.add_done_callback(self._running.discard)

@@ -133,10 +133,13 @@ class SqlStore:
             if expected_version is not None and loaded.game.version != expected_version:
                 raise StaleGame()
             new, outcome = transition(loaded.game)
-            await game_rows.save(session, loaded.game, new, now, source)
+            await game_rows.save(
+                session, loaded.game, new, now, source, at_once=self.dialect.save_at_once
+            )
             return values.Applied(public(new), outcome, loaded.board)
 
-        applied = await self._write(work, source=source)
+        # where the save is one statement, moves for different games load and save together
+        applied = await self._write(work, source=source, alongside=bool(self.dialect.save_at_once))
         self._tell(applied)
         return applied
 
@@ -301,6 +304,15 @@ class SqlStore:
     async def board(self, game_id: int) -> values.Board | None:
         return await self._read(lambda session: game_rows.board(session, game_id))
 
+    async def drawn(self, game_id: int) -> tuple[Game, values.Board] | None:
+        found = await self._read(
+            lambda session: game_rows.fetch(
+                session, "id = :id", {"id": game_id}, inline_moves=self._inline
+            )
+        )
+        board = found[0].board if found else None
+        return None if board is None else (found[0].game, board)
+
     async def move_board(
         self, game_id: int, channel_id: int, message_id: int, version: int
     ) -> None:
@@ -455,15 +467,17 @@ class SqlStore:
 
     async def _execute(self, sql: str, params: dict[str, Any]) -> None:
         async def work(session: Session, _now: object) -> None:
-            await session.execute(sql, params)
+            await session.execute_last(sql, params)
 
         await self._write(work)
 
-    async def _write(self, work: Work[T], *, source: str | None = None) -> T:
+    async def _write(
+        self, work: Work[T], *, source: str | None = None, alongside: bool = False
+    ) -> T:
         """One write transaction; an input that made a move on another connection meanwhile
         (its unique index refused this one) is named as AlreadyApplied."""
         try:
-            return await self._transaction(work, write=True)
+            return await self._transaction(work, write=True, alongside=alongside)
         except Conflict as conflict:
             if source is None or conflict.data["index"] != "moves_once_per_source":
                 raise
@@ -472,11 +486,13 @@ class SqlStore:
                 raise
             raise refused from None
 
-    async def _transaction(self, work: Work[T], *, write: bool) -> T:
+    async def _transaction(self, work: Work[T], *, write: bool, alongside: bool = False) -> T:
         now = self.dialect.stamp(self._clock()) if write else None  # a read stores no time
         started = time.perf_counter()
         try:
-            return await self.dialect.run(lambda session: work(session, now), write=write)
+            return await self.dialect.run(
+                lambda session: work(session, now), write=write, alongside=alongside
+            )
         except UnreadableGame as unreadable:
             self._tell_once(unreadable)
             raise

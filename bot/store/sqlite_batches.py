@@ -5,12 +5,18 @@ aiosqlite runs each statement on its connection's thread: one hop there and back
 statement. A `Batcher` owns one connection and one task that serves its queue: whatever queued
 while a transaction ran is the next transaction.
 
-* **Group commit** (the writer): one `BEGIN IMMEDIATE`, the jobs one after the other, one COMMIT
-  (one fsync) for all of them, and a caller hears of its write only after that COMMIT. A job
-  opens a SAVEPOINT of its own just before its first writing statement, so one that fails is
-  undone alone (a job refused before it wrote needs none, nor does a batch of one: undoing the
-  whole transaction undoes it alone). Savepoints are never released one by one: the COMMIT
+* **Group commit** (the writer): one `BEGIN IMMEDIATE`, the jobs, one COMMIT (one fsync) for all
+  of them, and a caller hears of its write only after that COMMIT. A job opens a SAVEPOINT of
+  its own just before its first writing statement, so one that fails is undone alone (a job
+  refused before it wrote needs none, nor does a batch of one: undoing the whole transaction
+  undoes it alone, nor a job whose one write is its last, `execute_last`: SQLite undoes a
+  statement that fails by itself). Savepoints are never released one by one: the COMMIT
   releases them all, a hop saved per move.
+* **Moves alongside each other**: the other jobs run one after the other, but those that read
+  and then write once, last, with a statement that checks what they read (a move:
+  `SqliteDialect.save_at_once`) run at the same time, so their statements reach the thread
+  together (a batch of N moves waits about four trips there, not 2N + 2). One whose game
+  another moved on meanwhile is refused by its own statement and runs again by itself.
 * **Shared snapshot** (the reader): one `BEGIN` ... `COMMIT` around the waiting reads. A read
   alone in its turn runs without them while it needs one statement (a snapshot of its own; a
   game and its moves are one statement, `Dialect.inline_moves`), and again inside them if it
@@ -29,18 +35,17 @@ import asyncio
 import logging
 import sqlite3
 import time
-from collections.abc import Awaitable, Callable, Coroutine, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 import aiosqlite
 
 from bot import metrics
-from bot.store.dialect import Params, Row, Session
+from bot.store.dialect import Params, Row, Work
 from bot.store.errors import StoreBusy
 
 T = TypeVar("T")
-Work = Callable[[Session], Coroutine[Any, Any, T]]
 
 # aiosqlite logs every call with its parameters at DEBUG: a secret would reach the log.
 logging.getLogger("aiosqlite").setLevel(logging.INFO)
@@ -59,27 +64,40 @@ class NeedsSnapshot(BaseException):
 
 class JobSession:
     """One job's view of the open transaction; with `savepoint`, its first write opens one.
-    With `one_statement` there is no transaction: a second statement raises NeedsSnapshot."""
+    With `one_statement` there is no transaction: a second statement raises NeedsSnapshot.
+    `alongside`: the job runs at the same time as others, so it may write once, last."""
 
     def __init__(
-        self, connection: aiosqlite.Connection, *, savepoint: bool, one_statement: bool = False
+        self,
+        connection: aiosqlite.Connection,
+        *,
+        savepoint: bool,
+        one_statement: bool = False,
+        alongside: bool = False,
     ) -> None:
         self._connection = connection
         self._savepoint_pending = savepoint
         self._statements_left = 1 if one_statement else -1
+        self._alongside = alongside
+        self._finished = False
         self.saved = False
+        self.unsaved_write = False
+        """A write of the job's stands that no savepoint of its own can undo."""
 
     async def fetch(self, sql: str, params: Params | None = None) -> Sequence[Row]:
         self._count()
-        if self._savepoint_pending and not _reads_only(sql):  # INSERT ... RETURNING
+        writes = not _reads_only(sql)  # INSERT ... RETURNING
+        if writes:
             await self._before_write()
         rows = await self._connection.execute_fetchall(sql, params or {})
+        self._wrote(writes)
         return rows  # type: ignore[return-value]  # a list of sqlite3.Row
 
     async def execute(self, sql: str, params: Params | None = None) -> int:
         self._count()
         await self._before_write()
         cursor = await self._connection.execute(sql, params or {})
+        self._wrote(True)
         return cursor.rowcount
 
     async def execute_many(self, sql: str, rows: Sequence[Params]) -> None:
@@ -87,17 +105,35 @@ class JobSession:
             self._count()
             await self._before_write()
             await self._connection.executemany(sql, rows)
+            self._wrote(True)
+
+    async def execute_last(self, sql: str, params: Params | None = None) -> int:
+        """The job's last write. Where it is also the first, no SAVEPOINT goes before it (a hop
+        saved per move): SQLite undoes a statement that fails by itself."""
+        self._count()
+        self._savepoint_pending = False
+        self._finished = True
+        cursor = await self._connection.execute(sql, params or {})
+        self._wrote(True)
+        return cursor.rowcount
 
     def _count(self) -> None:
+        if self._finished:
+            raise RuntimeError("a job runs nothing after its last write")
         if self._statements_left == 0:
             raise NeedsSnapshot()
         self._statements_left -= 1
 
     async def _before_write(self) -> None:
+        if self._alongside:
+            raise RuntimeError("a job run alongside others writes once, with execute_last")
         if self._savepoint_pending:
             self._savepoint_pending = False
             await self._connection.execute("SAVEPOINT job")
             self.saved = True
+
+    def _wrote(self, writes: bool) -> None:
+        self.unsaved_write = self.unsaved_write or (writes and not self.saved)
 
 
 def _reads_only(sql: str) -> bool:
@@ -109,6 +145,7 @@ class Job:
     work: Work[Any]
     future: asyncio.Future[Any]
     deadline: float
+    alongside: bool = False
     queued_at: float = field(default_factory=time.monotonic)
 
 
@@ -127,12 +164,13 @@ class Batcher:
         self._turn = asyncio.Lock()  # one transaction at a time on the connection
         self._closed = False
 
-    async def run(self, work: Work[T]) -> T:
-        """Run `work` in a transaction shared with the jobs queued with it."""
+    async def run(self, work: Work[T], *, alongside: bool = False) -> T:
+        """Run `work` in a transaction shared with the jobs queued with it; `alongside`, at
+        the same time as the others that may (`SqliteDialect.run`)."""
         if self._closed:
             raise closed()
         loop = asyncio.get_running_loop()
-        job = Job(work, loop.create_future(), time.monotonic() + self.budget)
+        job = Job(work, loop.create_future(), time.monotonic() + self.budget, alongside)
         self._queue.append(job)
         if self._server is None:
             self._server = loop.create_task(self._serve(), name="sqlite batches")
@@ -175,15 +213,12 @@ class Batcher:
         outcomes: list[Outcome] = []
         try:
             for job in jobs:
-                session = JobSession(connection, savepoint=self._write and not alone)
-                try:
-                    outcomes.append((job, await job.work(session), None))
-                except Exception as error:
-                    outcomes.append((job, None, error))
-                    if session.saved:
-                        await connection.execute("ROLLBACK TO job")
-                if not connection.in_transaction:  # SQLite ended it itself (I/O, full disk)
-                    raise sqlite3.OperationalError("the transaction was rolled back")
+                if not job.alongside:
+                    outcomes.append(await self._run_one(job, savepoint=self._write and not alone))
+            together = [job for job in jobs if job.alongside]
+            for job in await self._run_together(together, outcomes) if together else []:
+                # its game moved on while it ran; alone now, it sees why
+                outcomes.append(await self._run_one(job, savepoint=not alone))
             undo = alone and outcomes[0][2] is not None and self._write
             ending = time.perf_counter()
             await connection.execute("ROLLBACK" if undo else "COMMIT")
@@ -196,6 +231,52 @@ class Batcher:
             await asyncio.shield(rollback(connection))
             raise
         _settle(outcomes)
+
+    async def _run_one(self, job: Job, *, savepoint: bool) -> Outcome:
+        """A job by itself: one that fails is undone to its savepoint."""
+        session = JobSession(self.connection, savepoint=savepoint)
+        try:
+            outcome: Outcome = (job, await job.work(session), None)
+        except Exception as error:
+            if session.saved:
+                await self.connection.execute("ROLLBACK TO job")
+            elif session.unsaved_write and savepoint:
+                raise RuntimeError("a job failed after its last write") from error
+            outcome = (job, None, error)
+        self._check_open()
+        return outcome
+
+    async def _run_together(self, jobs: list[Job], outcomes: list[Outcome]) -> list[Job]:
+        """Jobs that read, then write once, last (`execute_last`, a statement that checks what
+        they read), run at the same time: their statements reach aiosqlite's thread together,
+        a trip for all where there was one each. A job whose write found that another moved
+        its game on meanwhile is returned, to run again by itself."""
+
+        async def run(job: Job) -> tuple[Outcome, JobSession]:
+            session = JobSession(self.connection, savepoint=False, alongside=True)
+            try:
+                return (job, await job.work(session), None), session
+            except Exception as error:
+                return (job, None, error), session
+
+        ran = await asyncio.gather(*(run(job) for job in jobs), return_exceptions=True)
+        again: list[Job] = []
+        for each in ran:
+            if isinstance(each, BaseException):
+                raise each
+            outcome, session = each
+            if is_moved_on(outcome[2]):
+                again.append(outcome[0])
+            elif outcome[2] is not None and session.unsaved_write:
+                raise RuntimeError("a job failed after its last write") from outcome[2]
+            else:
+                outcomes.append(outcome)
+        self._check_open()
+        return again
+
+    def _check_open(self) -> None:
+        if not self.connection.in_transaction:  # SQLite ended it itself (I/O, full disk)
+            raise sqlite3.OperationalError("the transaction was rolled back")
 
     async def _read_alone(self, job: Job) -> list[Job]:
         """A read with nobody to share a snapshot with runs without BEGIN and COMMIT (two
@@ -278,6 +359,14 @@ def _settle(outcomes: list[Outcome]) -> None:
 
 def closed() -> RuntimeError:
     return RuntimeError("the store is closed")
+
+
+MOVED_ON = "the game moved on"
+"""What `save_at_once` raises when its game is no longer at the version its job read."""
+
+
+def is_moved_on(error: BaseException | None) -> bool:
+    return isinstance(error, sqlite3.IntegrityError) and str(error) == MOVED_ON
 
 
 def is_busy(error: BaseException) -> bool:

@@ -25,12 +25,14 @@ from typing import Any, Literal, TypeVar
 
 import aiosqlite
 
-from bot.store.dialect import Session
+from bot.engine.errors import StaleGame
+from bot.store.dialect import Session, Work
 from bot.store.errors import Conflict, SchemaError, StoreBusy, StoreUnavailable
 from bot.store.filelock import claim
 from bot.store.leases import LocalLease
 from bot.store.migrations import migrate
 from bot.store.sqlite_batches import (
+    MOVED_ON,
     POLL_SECONDS,
     Batcher,
     JobSession,
@@ -55,6 +57,31 @@ _UNIQUE_INDEXES = {
 their name (a mode's own, by its columns)."""
 
 
+_MOVE_SAVES = f"""
+CREATE TEMP VIEW move_saves (
+    id, old_version, version, status, winner_id, hints, now, finished_at, source, moves
+) AS SELECT NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL WHERE 0;
+
+CREATE TEMP TRIGGER move_saves_insert INSTEAD OF INSERT ON move_saves BEGIN
+    SELECT RAISE(ABORT, '{MOVED_ON}') WHERE NOT EXISTS (
+        SELECT 1 FROM games WHERE id = NEW.id AND version = NEW.old_version
+    );
+    INSERT INTO moves (game_id, move_no, kind, player_id, code, black, white, created_at, source)
+    SELECT NEW.id, NEW.old_version + 1 + key, json_extract(value, '$[0]'),
+           json_extract(value, '$[1]'), json_extract(value, '$[2]'), json_extract(value, '$[3]'),
+           json_extract(value, '$[4]'), NEW.now, CASE WHEN key = 0 THEN NEW.source END
+    FROM json_each(NEW.moves);
+    UPDATE games SET status = NEW.status, winner_id = NEW.winner_id, version = NEW.version,
+        hints = NEW.hints, last_move_at = NEW.now, finished_at = NEW.finished_at
+    WHERE id = NEW.id;
+END;
+"""
+"""A move's save as one statement on the writer's connection (`SqliteDialect.save_at_once`):
+its new rows and its game row in one trip to aiosqlite's thread, and no SAVEPOINT, as SQLite
+undoes a statement that fails (a trigger's too) by itself. TEMP: it is the connection's own,
+made at each start, so no schema step (and no other program) ever sees it."""
+
+
 class SqliteDialect:
     """One SQLite file. `exclusive`: this process is the bot, and no other bot process may use
     the file at the same time (it would answer every click twice)."""
@@ -65,6 +92,11 @@ class SqliteDialect:
         "(SELECT json_group_array(json_array(move_no, kind, player_id, code, black, white)) "
         "FROM moves WHERE moves.game_id = games.id)"
     )  # one statement where two were: one hop to aiosqlite's thread, not two
+    save_at_once = (
+        "INSERT INTO move_saves (id, old_version, version, status, winner_id, hints, now, "
+        "finished_at, source, moves) VALUES (:id, :old_version, :version, :status, :winner_id, "
+        ":hints, :now, :finished_at, :source, :moves)"
+    )  # one statement where three were (SAVEPOINT, new rows, game row): see `_MOVE_SAVES`
     seconds_between = "(julianday({end}) - julianday({start})) * 86400.0"
     import_begins: tuple[str, ...] = ()  # BEGIN IMMEDIATE already keeps every writer out
     import_ends: tuple[str, ...] = ()  # a new row's id follows the largest one by itself
@@ -129,6 +161,7 @@ class SqliteDialect:
             if str(mode).lower() != "wal":
                 log.warning("%s: WAL journal unavailable, using %s", self.path, mode)
             await migrate(self, schema_version)
+            await writer.executescript(_MOVE_SAVES)
             reader = await self._open(self.busy_timeout)
             await reader.execute("PRAGMA query_only = ON")
             self._reads = Batcher(reader, write=False, budget=self.busy_timeout)
@@ -204,11 +237,11 @@ class SqliteDialect:
 
     # --- transactions --------------------------------------------------------------------
 
-    async def run(self, work: Callable[[Session], Coroutine[Any, Any, T]], *, write: bool) -> T:
+    async def run(self, work: Work[T], *, write: bool, alongside: bool = False) -> T:
         """In one transaction with the others waiting with it (writes on the writer, reads on
-        the reader)."""
+        the reader); `alongside`, at the same time as those others that may."""
         try:
-            return await self._batcher(write=write).run(work)
+            return await self._batcher(write=write).run(work, alongside=alongside)
         except sqlite3.Error as error:
             translated = _translated(error)
             if translated is None:
@@ -246,10 +279,13 @@ class SqliteDialect:
 
 
 def _translated(error: BaseException) -> Exception | None:
-    """The store's own error for a busy file or a refused unique index, else None."""
+    """The store's own error for a busy file, a move saved on a game that moved on or a refused
+    unique index, else None."""
     if is_busy(error):
         return StoreBusy()
     text = str(error)
+    if isinstance(error, sqlite3.IntegrityError) and text == MOVED_ON:
+        return StaleGame()
     prefix = "UNIQUE constraint failed: "
     if isinstance(error, sqlite3.IntegrityError) and text.startswith(prefix):
         columns = text.removeprefix(prefix)

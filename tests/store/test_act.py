@@ -28,10 +28,12 @@ class Counted:
     def __getattr__(self, name: str) -> Any:
         return getattr(self.dialect, name)
 
-    async def run(self, work: Callable[[Session], Coroutine[Any, Any, Any]], *, write: bool) -> Any:
+    async def run(
+        self, work: Callable[[Session], Coroutine[Any, Any, Any]], *, write: bool, **how: Any
+    ) -> Any:
         self.transactions.append(write)
         return await self.dialect.run(
-            lambda session: work(CountedSession(session, self.statements)), write=write
+            lambda session: work(CountedSession(session, self.statements)), write=write, **how
         )
 
 
@@ -50,6 +52,10 @@ class CountedSession:
     async def execute_many(self, sql: str, rows: Sequence[Params]) -> None:
         self.statements.append(sql)
         await self.session.execute_many(sql, rows)
+
+    async def execute_last(self, sql: str, params: Params | None = None) -> int:
+        self.statements.append(sql)
+        return await self.session.execute_last(sql, params)
 
 
 async def test_act_returns_the_game_its_outcome_and_its_board(store: Store) -> None:
@@ -70,6 +76,16 @@ async def test_act_returns_the_game_its_outcome_and_its_board(store: Store) -> N
     unboarded = await store.start(play(CHANNEL + 1))
     applied = await store.act(lambda g: guess(g, BOB, "1111"), game_id=unboarded.id)
     assert applied.board is None
+
+
+async def test_drawn_reads_a_game_and_its_board_together(store: Store) -> None:
+    unboarded = await store.start(play(CHANNEL + 1))
+    assert await store.drawn(unboarded.id or 0) is None and await store.drawn(12345) is None
+    game = await store.start(play(), board=(CHANNEL, 555))
+    await store.act(lambda g: guess(g, BOB, "1111"), game_id=game.id)
+    drawn = await store.drawn(game.id or 0)
+    assert drawn is not None and drawn[0].version == 1
+    assert drawn == (await store.game(game.id or 0), Board(CHANNEL, 555, -1))
 
 
 @pytest.mark.parametrize("method", ["act", "apply"])
@@ -100,7 +116,8 @@ async def test_act_refuses_what_apply_refuses(store: Store, method: str) -> None
 async def test_a_guess_is_one_write_transaction(backend: Backend) -> None:
     """Load, check the input, apply, save and read the board: one transaction, five statements
     (the input's earlier move, the game row, its moves, the new move, the game row's copies);
-    three where the dialect reads the input's move, the game and its moves in one (SQLite)."""
+    two where the dialect reads the input's move, the game and its moves in one and saves the
+    new move and the game row's copies in one (SQLite)."""
     counted = Counted(backend.dialect())
     async with SqlStore(counted) as store:  # type: ignore[arg-type]
         game = await store.start(play(), board=(CHANNEL, 555))
@@ -109,5 +126,6 @@ async def test_a_guess_is_one_write_transaction(backend: Backend) -> None:
         applied = await store.act(lambda g: guess(g, BOB, "1111"), game_id=game.id, source="i:1")
         assert applied.board == Board(CHANNEL, 555, -1)
         assert counted.transactions == [True]
-        inline = bool(counted.inline_moves)
-        assert len(counted.statements) == (3 if inline else 5), counted.statements
+        loads = 1 if counted.inline_moves else 3
+        saves = 1 if counted.save_at_once else 2
+        assert len(counted.statements) == loads + saves, counted.statements

@@ -60,7 +60,67 @@ async def test_moves_waiting_together_share_one_commit(store: SqlStore, tmp_path
     # the writer may take the first move alone before the others queue: two commits at most
     # (each try refused by the lock is traced as a BEGIN IMMEDIATE of its own)
     assert 1 <= statements.count("COMMIT") <= 2
-    assert statements.count("SAVEPOINT job") >= GAMES - 1  # each move its own savepoint
+    # each move is saved by one statement, which SQLite undoes by itself if it fails, so none
+    # needs a savepoint; and they ran alongside each other: their loads all reached aiosqlite's
+    # thread before the first save of their transaction
+    loads = [n for n, sql in enumerate(statements) if sql.startswith("SELECT probe.repeated")]
+    saves = [  # SQLite traces a statement again for each statement of its trigger
+        n
+        for n, sql in enumerate(statements)
+        if sql.startswith("INSERT INTO move_saves") and statements[n - 1] != sql
+    ]
+    assert len(loads) == len(saves) == GAMES and "SAVEPOINT job" not in statements
+    assert sum(load < saves[1] for load in loads) == GAMES
+
+
+async def test_moves_for_one_game_waiting_together_are_each_made_once_in_turn(
+    store: SqlStore, tmp_path: Path
+) -> None:
+    """Run alongside each other, three moves read the same version of their game; the first
+    save wins, the others find the game moved on and run again by themselves."""
+    game = await store.start(play())
+    statements = await traced(store)
+    results = await while_locked(
+        tmp_path / "g.db",
+        *(
+            store.apply(lambda g, c=code: guess(g, BOB, c), game_id=game.id or 0, source=code)
+            for code in ("1111", "2222", "3333")
+        ),
+    )
+    assert [r[1].number for r in results if isinstance(r, tuple)] == [1, 2, 3]
+    stored = "SELECT move_no, code, source FROM moves ORDER BY move_no"
+    assert query(tmp_path / "g.db", stored) == [
+        (1, "[0,0,0,0]", "1111"),
+        (2, "[1,1,1,1]", "2222"),
+        (3, "[2,2,2,2]", "3333"),
+    ]
+    loads = [sql for sql in statements if sql.startswith("SELECT probe.repeated")]
+    assert len(loads) == 5 and statements.count("COMMIT") == 1  # two read again, alone
+
+
+async def test_a_job_that_fails_after_its_one_write_alongside_others_undoes_them_all(
+    store: SqlStore, tmp_path: Path
+) -> None:
+    """A job run alongside others has no savepoint: failing after its write is a defect, and
+    the whole transaction is undone rather than keep a write its caller heard was refused."""
+
+    def writes(key: str, *, then_fails: bool = False) -> Callable[[Session], Awaitable[None]]:
+        async def work(session: Session) -> None:
+            await session.execute_last("INSERT INTO meta (key, value) VALUES (:k, 'v')", {"k": key})
+            if then_fails:
+                raise ValueError("after the write")
+
+        return work
+
+    results = await while_locked(
+        tmp_path / "g.db",
+        store.dialect.run(writes("a"), write=True, alongside=True),
+        store.dialect.run(writes("b", then_fails=True), write=True, alongside=True),
+    )
+    assert [type(r).__name__ for r in results] == ["RuntimeError", "RuntimeError"]
+    assert query(tmp_path / "g.db", "SELECT key FROM meta WHERE key < 'c'") == []
+    await store.set_meta("after", "x")  # and the writer serves again
+    assert await store.get_meta("after") == "x"
 
 
 async def test_a_failing_move_is_undone_alone(store: SqlStore, tmp_path: Path) -> None:
