@@ -10,7 +10,7 @@ stores timestamps its own way.
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable, Coroutine, Iterable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Coroutine, Hashable, Iterable, Mapping, Sequence
 from datetime import datetime
 from typing import Any, Literal, Protocol, TypeVar
 
@@ -43,9 +43,10 @@ class Session(Protocol):
         """Run one statement once per row of parameters."""
         ...
 
-    async def execute_last(self, sql: str, params: Params | None = None) -> int:
-        """Run the job's last write, one statement. Where it is the job's only write it needs
-        no savepoint of its own: a statement that fails is undone by itself."""
+    async def execute_last(self, sql: str, params: Params | None = None) -> None:
+        """The job's last write, one statement: the job runs nothing after it (a database may
+        run it once the job's code has returned). Where it is the job's only write it needs no
+        savepoint of its own: a statement that fails is undone by itself."""
         ...
 
 
@@ -111,14 +112,15 @@ class Dialect(Protocol):
         """Release the database; closing twice is fine."""
         ...
 
-    async def run(self, work: Work[T], *, write: bool, alongside: bool = False) -> T:
+    async def run(self, work: Work[T], *, write: bool, alongside: Hashable = None) -> T:
         """Run `work` in one transaction, committed when it returns and undone if it raises
         (a database may commit it together with others', as SQLite's group commit does: it
         returns only once that commit is durable). `work` awaits nothing but its session. A
         read sees one consistent snapshot. Waiting longer than the busy bound raises StoreBusy;
-        a unique index refusing a write raises Conflict naming it. `alongside`: `work` reads,
-        then writes at most once, with `execute_last`, a statement that refuses to write if
-        what it read has changed (`save_at_once`); it may run at the same time as others'."""
+        a unique index refusing a write raises Conflict naming it. `alongside` (not None):
+        `work` reads, then writes at most once, with `execute_last`, a statement that refuses
+        to write if what it read has changed (`save_at_once`); it may run at the same time as
+        others', and after those given the same `alongside` (the game it moves)."""
         ...
 
     async def run_migration(self, work: Callable[[Session], Coroutine[Any, Any, T]]) -> T:

@@ -17,7 +17,7 @@ import logging
 import os
 import re
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine, Hashable, Sequence
 from contextlib import asynccontextmanager
 from datetime import datetime
 from typing import TYPE_CHECKING, Any, Literal, TypeVar
@@ -89,8 +89,8 @@ class PostgresSession:
         if rows:
             await self.conn.executemany(text, [_values(names, row) for row in rows])
 
-    async def execute_last(self, sql: str, params: Params | None = None) -> int:
-        return await self.execute(sql, params)  # each job is a transaction of its own here
+    async def execute_last(self, sql: str, params: Params | None = None) -> None:
+        await self.execute(sql, params)  # each job is a transaction of its own here
 
 
 def _values(names: tuple[str, ...], params: Params | None) -> list[Any]:
@@ -337,7 +337,7 @@ class PostgresDialect:
         finally:
             await pool.release(conn)
 
-    async def run(self, work: Work[T], *, write: bool, alongside: bool = False) -> T:
+    async def run(self, work: Work[T], *, write: bool, alongside: Hashable = None) -> T:
         """In a task of its own, shielded: a cancelled caller never leaves a transaction
         half-done on a pooled connection. (Every job runs alongside the others here.)"""
         task = asyncio.ensure_future(self._run(work, write))

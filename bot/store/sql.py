@@ -13,7 +13,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from collections.abc import Awaitable, Callable, Coroutine, Mapping
+from collections.abc import Awaitable, Callable, Coroutine, Hashable, Mapping
 from datetime import datetime, timedelta
 from typing import Any, Self, TypeVar, Unpack
 
@@ -139,7 +139,10 @@ class SqlStore:
             return values.Applied(public(new), outcome, loaded.board)
 
         # where the save is one statement, moves for different games load and save together
-        applied = await self._write(work, source=source, alongside=bool(self.dialect.save_at_once))
+        moved = ("game", game_id) if channel_id is None else ("channel", channel_id)
+        applied = await self._write(
+            work, source=source, alongside=moved if self.dialect.save_at_once else None
+        )
         self._tell(applied)
         return applied
 
@@ -472,7 +475,7 @@ class SqlStore:
         await self._write(work)
 
     async def _write(
-        self, work: Work[T], *, source: str | None = None, alongside: bool = False
+        self, work: Work[T], *, source: str | None = None, alongside: Hashable = None
     ) -> T:
         """One write transaction; an input that made a move on another connection meanwhile
         (its unique index refused this one) is named as AlreadyApplied."""
@@ -486,7 +489,7 @@ class SqlStore:
                 raise
             raise refused from None
 
-    async def _transaction(self, work: Work[T], *, write: bool, alongside: bool = False) -> T:
+    async def _transaction(self, work: Work[T], *, write: bool, alongside: Hashable = None) -> T:
         now = self.dialect.stamp(self._clock()) if write else None  # a read stores no time
         started = time.perf_counter()
         try:

@@ -6,17 +6,19 @@ statement. A `Batcher` owns one connection and one task that serves its queue: w
 while a transaction ran is the next transaction.
 
 * **Group commit** (the writer): one `BEGIN IMMEDIATE`, the jobs, one COMMIT (one fsync) for all
-  of them, and a caller hears of its write only after that COMMIT. A job opens a SAVEPOINT of
-  its own just before its first writing statement, so one that fails is undone alone (a job
-  refused before it wrote needs none, nor does a batch of one: undoing the whole transaction
-  undoes it alone, nor a job whose one write is its last, `execute_last`: SQLite undoes a
-  statement that fails by itself). Savepoints are never released one by one: the COMMIT
-  releases them all, a hop saved per move.
-* **Moves alongside each other**: the other jobs run one after the other, but those that read
-  and then write once, last, with a statement that checks what they read (a move:
-  `SqliteDialect.save_at_once`) run at the same time, so their statements reach the thread
-  together (a batch of N moves waits about four trips there, not 2N + 2). One whose game
-  another moved on meanwhile is refused by its own statement and runs again by itself.
+  of them, and a caller hears of its write only after that COMMIT. A job's last write
+  (`execute_last`) runs once the job's code has returned, so nothing of the job fails after it;
+  where it is the job's only write it needs no savepoint (SQLite undoes a statement that fails
+  by itself). Any other write opens a SAVEPOINT of the job's own first, so a job that fails is
+  undone alone (a batch of one needs none: undoing the whole transaction undoes it alone).
+  Savepoints are never released one by one: the COMMIT releases them all.
+* **Moves alongside each other**: jobs that read and then write once, last, with a statement
+  that checks what they read (a move: `SqliteDialect.save_at_once`), run at the same time, and
+  the transaction's two ends are queued with them: `BEGIN IMMEDIATE` just before their loads,
+  the COMMIT just after the last of their saves. The lot takes two trips to the thread where
+  one after the other they took 2N + 2. A move whose game another moved on meanwhile is refused
+  by its own statement and runs again next, by itself, as do the moves of a try whose BEGIN
+  the lock refused (nothing of them was written: a save waits for the BEGIN's answer).
 * **Shared snapshot** (the reader): one `BEGIN` ... `COMMIT` around the waiting reads. A read
   alone in its turn runs without them while it needs one statement (a snapshot of its own; a
   game and its moves are one statement, `Dialect.inline_moves`), and again inside them if it
@@ -35,7 +37,7 @@ import asyncio
 import logging
 import sqlite3
 import time
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Hashable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
@@ -79,25 +81,21 @@ class JobSession:
         self._savepoint_pending = savepoint
         self._statements_left = 1 if one_statement else -1
         self._alongside = alongside
-        self._finished = False
         self.saved = False
-        self.unsaved_write = False
-        """A write of the job's stands that no savepoint of its own can undo."""
+        self.last: tuple[str, Params] | None = None
+        """The job's last write, run once its code has returned (`execute_last`)."""
 
     async def fetch(self, sql: str, params: Params | None = None) -> Sequence[Row]:
         self._count()
-        writes = not _reads_only(sql)  # INSERT ... RETURNING
-        if writes:
+        if not _reads_only(sql):  # INSERT ... RETURNING
             await self._before_write()
         rows = await self._connection.execute_fetchall(sql, params or {})
-        self._wrote(writes)
         return rows  # type: ignore[return-value]  # a list of sqlite3.Row
 
     async def execute(self, sql: str, params: Params | None = None) -> int:
         self._count()
         await self._before_write()
         cursor = await self._connection.execute(sql, params or {})
-        self._wrote(True)
         return cursor.rowcount
 
     async def execute_many(self, sql: str, rows: Sequence[Params]) -> None:
@@ -105,20 +103,17 @@ class JobSession:
             self._count()
             await self._before_write()
             await self._connection.executemany(sql, rows)
-            self._wrote(True)
 
-    async def execute_last(self, sql: str, params: Params | None = None) -> int:
-        """The job's last write. Where it is also the first, no SAVEPOINT goes before it (a hop
-        saved per move): SQLite undoes a statement that fails by itself."""
+    async def execute_last(self, sql: str, params: Params | None = None) -> None:
+        """Kept, and run by the batch once the job's code has returned, so nothing of the job
+        can fail after it. Where it is also the job's first write no SAVEPOINT goes before it
+        (a hop saved per move): SQLite undoes a statement that fails by itself."""
         self._count()
         self._savepoint_pending = False
-        self._finished = True
-        cursor = await self._connection.execute(sql, params or {})
-        self._wrote(True)
-        return cursor.rowcount
+        self.last = (sql, params or {})
 
     def _count(self) -> None:
-        if self._finished:
+        if self.last is not None:
             raise RuntimeError("a job runs nothing after its last write")
         if self._statements_left == 0:
             raise NeedsSnapshot()
@@ -132,9 +127,6 @@ class JobSession:
             await self._connection.execute("SAVEPOINT job")
             self.saved = True
 
-    def _wrote(self, writes: bool) -> None:
-        self.unsaved_write = self.unsaved_write or (writes and not self.saved)
-
 
 def _reads_only(sql: str) -> bool:
     return sql.lstrip()[:6].upper() in ("SELECT", "PRAGMA")
@@ -145,7 +137,8 @@ class Job:
     work: Work[Any]
     future: asyncio.Future[Any]
     deadline: float
-    alongside: bool = False
+    alongside: Hashable = None
+    """Not None: a move, run at the same time as the others but after those of the same."""
     queued_at: float = field(default_factory=time.monotonic)
 
 
@@ -164,7 +157,7 @@ class Batcher:
         self._turn = asyncio.Lock()  # one transaction at a time on the connection
         self._closed = False
 
-    async def run(self, work: Work[T], *, alongside: bool = False) -> T:
+    async def run(self, work: Work[T], *, alongside: Hashable = None) -> T:
         """Run `work` in a transaction shared with the jobs queued with it; `alongside`, at
         the same time as the others that may (`SqliteDialect.run`)."""
         if self._closed:
@@ -205,6 +198,13 @@ class Batcher:
     async def _transaction(self, jobs: list[Job]) -> None:
         if not self._write:
             jobs = await (self._read_alone(jobs[0]) if len(jobs) == 1 else self._read_queued(jobs))
+        else:  # moves together, the others one by one, in turns: neither waits for the other
+            together = jobs[0].alongside is not None
+            self._queue[:0] = [job for job in jobs if (job.alongside is not None) != together]
+            jobs = [job for job in jobs if (job.alongside is not None) == together]
+            if together and not self.connection.in_transaction:
+                await self._together(jobs)
+                return
         jobs = await self._begin(jobs)
         if not jobs:
             return
@@ -213,12 +213,7 @@ class Batcher:
         outcomes: list[Outcome] = []
         try:
             for job in jobs:
-                if not job.alongside:
-                    outcomes.append(await self._run_one(job, savepoint=self._write and not alone))
-            together = [job for job in jobs if job.alongside]
-            for job in await self._run_together(together, outcomes) if together else []:
-                # its game moved on while it ran; alone now, it sees why
-                outcomes.append(await self._run_one(job, savepoint=not alone))
+                outcomes.append(await self._run_one(job, savepoint=self._write and not alone))
             undo = alone and outcomes[0][2] is not None and self._write
             ending = time.perf_counter()
             await connection.execute("ROLLBACK" if undo else "COMMIT")
@@ -236,47 +231,97 @@ class Batcher:
         """A job by itself: one that fails is undone to its savepoint."""
         session = JobSession(self.connection, savepoint=savepoint)
         try:
-            outcome: Outcome = (job, await job.work(session), None)
+            result = await job.work(session)
+            if session.last is not None:
+                await self.connection.execute(*session.last)
+            outcome: Outcome = (job, result, None)
         except Exception as error:
             if session.saved:
                 await self.connection.execute("ROLLBACK TO job")
-            elif session.unsaved_write and savepoint:
-                raise RuntimeError("a job failed after its last write") from error
             outcome = (job, None, error)
-        self._check_open()
-        return outcome
-
-    async def _run_together(self, jobs: list[Job], outcomes: list[Outcome]) -> list[Job]:
-        """Jobs that read, then write once, last (`execute_last`, a statement that checks what
-        they read), run at the same time: their statements reach aiosqlite's thread together,
-        a trip for all where there was one each. A job whose write found that another moved
-        its game on meanwhile is returned, to run again by itself."""
-
-        async def run(job: Job) -> tuple[Outcome, JobSession]:
-            session = JobSession(self.connection, savepoint=False, alongside=True)
-            try:
-                return (job, await job.work(session), None), session
-            except Exception as error:
-                return (job, None, error), session
-
-        ran = await asyncio.gather(*(run(job) for job in jobs), return_exceptions=True)
-        again: list[Job] = []
-        for each in ran:
-            if isinstance(each, BaseException):
-                raise each
-            outcome, session = each
-            if is_moved_on(outcome[2]):
-                again.append(outcome[0])
-            elif outcome[2] is not None and session.unsaved_write:
-                raise RuntimeError("a job failed after its last write") from outcome[2]
-            else:
-                outcomes.append(outcome)
-        self._check_open()
-        return again
-
-    def _check_open(self) -> None:
         if not self.connection.in_transaction:  # SQLite ended it itself (I/O, full disk)
             raise sqlite3.OperationalError("the transaction was rolled back")
+        return outcome
+
+    async def _together(self, jobs: list[Job]) -> None:
+        """Moves (jobs that read, then write once, last, with a statement that checks what they
+        read) run at the same time, and their transaction's two ends are queued with them:
+        `BEGIN IMMEDIATE` just before their loads, COMMIT just after the last of their saves.
+        The lot takes two trips to aiosqlite's thread where one after the other they took
+        2N + 2. Nothing is written outside the transaction: a save waits for the BEGIN's
+        answer, which comes before its load's. A move refused by its own save because another
+        moved its game on meanwhile runs again next, by itself; while another program holds
+        the write lock the moves are tried again, each answered StoreBusy past its deadline."""
+        now = time.monotonic()
+        live = [job for job in jobs if not job.future.done() and job.deadline > now]
+        _settle([(job, None, StoreBusy()) for job in jobs if job.deadline <= now])
+        if not live:
+            return
+        begin = asyncio.ensure_future(self.connection.execute("BEGIN IMMEDIATE"))
+        ending = _Ending(len(live), self.connection, begin)
+        try:
+            chains: dict[Hashable, list[Job]] = {}
+            for job in live:
+                chains.setdefault(job.alongside, []).append(job)
+            ran = {
+                id(job): outcome
+                for done in await asyncio.gather(
+                    *(self._chain(chain, begin, ending) for chain in chains.values())
+                )
+                for job, outcome in done
+            }
+            committed = await ending.committed()
+        except BaseException:
+            await asyncio.gather(begin, *ending.tasks(), return_exceptions=True)
+            await asyncio.shield(rollback(self.connection))
+            raise
+        refused = begin.exception()  # then nothing was written, and the COMMIT found nothing
+        failed = committed if refused is None else None
+        if refused is not None or failed is not None:
+            await rollback(self.connection)
+        elif ending.seconds is not None:
+            metrics.SINK.commit(ending.seconds)
+        outcomes: list[Outcome] = []
+        again: list[Job] = []
+        for job in live:
+            outcome = ran[id(job)]
+            if outcome is not _AGAIN:
+                outcomes.append(outcome if failed is None else (job, None, failed))
+            elif refused is not None and not is_busy(refused):
+                outcomes.append((job, None, refused))
+            else:  # its game moved on, or the lock was refused: next, by itself
+                job.alongside = None  # (past a refused lock, after waiting for it alone)
+                again.append(job)
+        self._queue[:0] = again
+        _settle(outcomes)
+
+    async def _chain(
+        self, jobs: list[Job], begin: asyncio.Future[Any], ending: _Ending
+    ) -> list[tuple[Job, Any]]:
+        """Moves of one game, one after the other: each reads what the one before saved."""
+        return [(job, await self._move(job, begin, ending)) for job in jobs]
+
+    async def _move(self, job: Job, begin: asyncio.Future[Any], ending: _Ending) -> Any:
+        """One of `_together`'s moves: its outcome, or `_AGAIN`."""
+        session = JobSession(self.connection, savepoint=False, alongside=True)
+        try:
+            result = await job.work(session)
+        except Exception as error:
+            ending.queued()
+            return (job, None, error)  # refused before it wrote anything
+        if session.last is None:
+            ending.queued()
+            return (job, result, None)
+        if not begin.done():  # answered before the load was (one queue), unless it had none
+            await asyncio.wait({begin})
+        ending.queued()  # the COMMIT goes after this save, once every move has queued its own
+        if begin.exception() is not None:
+            return _AGAIN
+        try:
+            await self.connection.execute(*session.last)
+        except sqlite3.Error as error:
+            return _AGAIN if is_moved_on(error) else (job, None, error)
+        return (job, result, None)
 
     async def _read_alone(self, job: Job) -> list[Job]:
         """A read with nobody to share a snapshot with runs without BEGIN and COMMIT (two
@@ -345,6 +390,48 @@ class Batcher:
                     return []
             room = BATCH_LIMIT - len(live)
             jobs, self._queue = live + self._queue[:room], self._queue[room:]
+
+
+_AGAIN = object()
+"""A move of `_together` that wrote nothing and runs again."""
+
+
+class _Ending:
+    """Queues a transaction's COMMIT once each of its moves has queued its last statement (or
+    ended without one), so the COMMIT reaches aiosqlite's thread right behind them."""
+
+    def __init__(
+        self, moves: int, connection: aiosqlite.Connection, begin: asyncio.Future[Any]
+    ) -> None:
+        self._left = moves
+        self._connection = connection
+        self._begin = begin
+        self._commit: asyncio.Future[Any] | None = None
+        self._queued_at = 0.0
+        self.seconds: float | None = None
+        """From the COMMIT's queuing to its answer: the commit's time, the last saves' with it."""
+
+    def queued(self) -> None:
+        self._left -= 1
+        refused = self._begin.done() and self._begin.exception() is not None
+        if self._left == 0 and not refused:
+            self._queued_at = time.perf_counter()
+            self._commit = asyncio.ensure_future(self._connection.execute("COMMIT"))
+
+    def tasks(self) -> list[asyncio.Future[Any]]:
+        return [] if self._commit is None else [self._commit]
+
+    async def committed(self) -> BaseException | None:
+        """Waits for the COMMIT; the error it met, if any. (None was queued if the BEGIN was
+        refused: then every move wrote nothing and runs again.)"""
+        if self._commit is None:
+            return None
+        try:
+            await self._commit
+        except sqlite3.Error as error:
+            return error
+        self.seconds = time.perf_counter() - self._queued_at
+        return None
 
 
 def _settle(outcomes: list[Outcome]) -> None:

@@ -18,7 +18,7 @@ from __future__ import annotations
 import logging
 import os
 import sqlite3
-from collections.abc import Awaitable, Callable, Coroutine
+from collections.abc import Awaitable, Callable, Coroutine, Hashable
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, Literal, TypeVar
@@ -237,7 +237,7 @@ class SqliteDialect:
 
     # --- transactions --------------------------------------------------------------------
 
-    async def run(self, work: Work[T], *, write: bool, alongside: bool = False) -> T:
+    async def run(self, work: Work[T], *, write: bool, alongside: Hashable = None) -> T:
         """In one transaction with the others waiting with it (writes on the writer, reads on
         the reader); `alongside`, at the same time as those others that may."""
         try:

@@ -53,9 +53,9 @@ class CountedSession:
         self.statements.append(sql)
         await self.session.execute_many(sql, rows)
 
-    async def execute_last(self, sql: str, params: Params | None = None) -> int:
+    async def execute_last(self, sql: str, params: Params | None = None) -> None:
         self.statements.append(sql)
-        return await self.session.execute_last(sql, params)
+        await self.session.execute_last(sql, params)
 
 
 async def test_act_returns_the_game_its_outcome_and_its_board(store: Store) -> None:

@@ -60,67 +60,111 @@ async def test_moves_waiting_together_share_one_commit(store: SqlStore, tmp_path
     # the writer may take the first move alone before the others queue: two commits at most
     # (each try refused by the lock is traced as a BEGIN IMMEDIATE of its own)
     assert 1 <= statements.count("COMMIT") <= 2
-    # each move is saved by one statement, which SQLite undoes by itself if it fails, so none
-    # needs a savepoint; and they ran alongside each other: their loads all reached aiosqlite's
-    # thread before the first save of their transaction
-    loads = [n for n, sql in enumerate(statements) if sql.startswith("SELECT probe.repeated")]
-    saves = [  # SQLite traces a statement again for each statement of its trigger
+    # each move saved once, by one statement that needs no savepoint
+    assert len(saves_traced(statements)) == GAMES and "SAVEPOINT job" not in statements
+
+
+def saves_traced(statements: list[str]) -> list[int]:
+    """Where each move's one save stands (SQLite traces it again for each statement of its
+    trigger)."""
+    return [
         n
         for n, sql in enumerate(statements)
         if sql.startswith("INSERT INTO move_saves") and statements[n - 1] != sql
     ]
+
+
+def loads_traced(statements: list[str]) -> list[int]:
+    return [n for n, sql in enumerate(statements) if sql.startswith("SELECT probe.repeated")]
+
+
+async def test_moves_arriving_together_run_alongside_each_other(store: SqlStore) -> None:
+    """Without another program in the way, the moves queued at one instant run at the same
+    time: BEGIN IMMEDIATE, every load, every save (one statement each, so no SAVEPOINT),
+    COMMIT, each group reaching aiosqlite's thread together."""
+    games = [await store.start(play(CHANNEL + n)) for n in range(GAMES)]
+    statements = await traced(store)
+    results = await asyncio.gather(
+        *(
+            store.apply(lambda g: guess(g, BOB, "1111"), game_id=game.id or 0, source=f"i:{n}")
+            for n, game in enumerate(games)
+        )
+    )
+    assert [outcome.number for _, outcome in results] == [1] * GAMES
+    loads, saves = loads_traced(statements), saves_traced(statements)
     assert len(loads) == len(saves) == GAMES and "SAVEPOINT job" not in statements
-    assert sum(load < saves[1] for load in loads) == GAMES
+    assert statements[0] == "BEGIN IMMEDIATE" and statements.count("COMMIT") == 1
+    assert max(loads) < min(saves) and statements[-1] == "COMMIT"
 
 
-async def test_moves_for_one_game_waiting_together_are_each_made_once_in_turn(
+async def test_moves_for_one_game_waiting_together_are_made_in_turn(
     store: SqlStore, tmp_path: Path
 ) -> None:
-    """Run alongside each other, three moves read the same version of their game; the first
-    save wins, the others find the game moved on and run again by themselves."""
-    game = await store.start(play())
+    """Three moves for one game in one commit: each loads what the one before saved, while
+    another game's move runs beside them."""
+    game, other = await store.start(play()), await store.start(play(CHANNEL + 1))
     statements = await traced(store)
-    results = await while_locked(
-        tmp_path / "g.db",
+    results = await asyncio.gather(
         *(
             store.apply(lambda g, c=code: guess(g, BOB, c), game_id=game.id or 0, source=code)
             for code in ("1111", "2222", "3333")
         ),
+        store.apply(lambda g: guess(g, BOB, "4444"), game_id=other.id or 0, source="other"),
     )
-    assert [r[1].number for r in results if isinstance(r, tuple)] == [1, 2, 3]
-    stored = "SELECT move_no, code, source FROM moves ORDER BY move_no"
+    assert [outcome.number for _, outcome in results] == [1, 2, 3, 1]
+    stored = "SELECT game_id, move_no, code, source FROM moves ORDER BY game_id, move_no"
     assert query(tmp_path / "g.db", stored) == [
-        (1, "[0,0,0,0]", "1111"),
-        (2, "[1,1,1,1]", "2222"),
-        (3, "[2,2,2,2]", "3333"),
+        (game.id, 1, "[0,0,0,0]", "1111"),
+        (game.id, 2, "[1,1,1,1]", "2222"),
+        (game.id, 3, "[2,2,2,2]", "3333"),
+        (other.id, 1, "[3,3,3,3]", "other"),
     ]
-    loads = [sql for sql in statements if sql.startswith("SELECT probe.repeated")]
-    assert len(loads) == 5 and statements.count("COMMIT") == 1  # two read again, alone
+    loads, saves = loads_traced(statements), saves_traced(statements)
+    assert len(loads) == len(saves) == 4 and statements.count("COMMIT") == 1
+    assert loads[1] < saves[0]  # the other game's load did not wait for the first save
 
 
-async def test_a_job_that_fails_after_its_one_write_alongside_others_undoes_them_all(
+async def test_a_move_whose_game_another_moved_on_runs_again_after_it(
     store: SqlStore, tmp_path: Path
 ) -> None:
-    """A job run alongside others has no savepoint: failing after its write is a defect, and
-    the whole transaction is undone rather than keep a write its caller heard was refused."""
+    """A move named by its channel and one named by its game id meet on one game: both load
+    its first version, the first save wins, the other is refused by its own statement (so
+    nothing of it is written) and runs again next, by itself."""
+    game = await store.start(play())
+    statements = await traced(store)
+    results = await asyncio.gather(
+        store.apply(lambda g: guess(g, BOB, "1111"), channel_id=CHANNEL, source="by channel"),
+        store.apply(lambda g: guess(g, BOB, "2222"), game_id=game.id or 0, source="by id"),
+    )
+    assert [outcome.number for _, outcome in results] == [1, 2]
+    stored = "SELECT move_no, source FROM moves ORDER BY move_no"
+    assert query(tmp_path / "g.db", stored) == [(1, "by channel"), (2, "by id")]
+    assert len(loads_traced(statements)) == 3 and statements.count("COMMIT") == 2
+
+
+async def test_a_job_that_fails_after_asking_for_its_last_write_writes_nothing(
+    store: SqlStore, tmp_path: Path
+) -> None:
+    """A job's last write runs once its code has returned: one that fails after asking for it
+    has nothing stored, while the job beside it is stored, in the same transaction."""
 
     def writes(key: str, *, then_fails: bool = False) -> Callable[[Session], Awaitable[None]]:
         async def work(session: Session) -> None:
             await session.execute_last("INSERT INTO meta (key, value) VALUES (:k, 'v')", {"k": key})
             if then_fails:
-                raise ValueError("after the write")
+                raise ValueError("after asking")
 
         return work
 
-    results = await while_locked(
-        tmp_path / "g.db",
-        store.dialect.run(writes("a"), write=True, alongside=True),
-        store.dialect.run(writes("b", then_fails=True), write=True, alongside=True),
+    statements = await traced(store)
+    results = await asyncio.gather(
+        store.dialect.run(writes("a"), write=True, alongside="a"),
+        store.dialect.run(writes("b", then_fails=True), write=True, alongside="b"),
+        return_exceptions=True,
     )
-    assert [type(r).__name__ for r in results] == ["RuntimeError", "RuntimeError"]
-    assert query(tmp_path / "g.db", "SELECT key FROM meta WHERE key < 'c'") == []
-    await store.set_meta("after", "x")  # and the writer serves again
-    assert await store.get_meta("after") == "x"
+    assert [type(r).__name__ for r in results] == ["NoneType", "ValueError"]
+    assert query(tmp_path / "g.db", "SELECT key FROM meta WHERE key < 'c'") == [("a",)]
+    assert statements.count("COMMIT") == 1 and "SAVEPOINT job" not in statements
 
 
 async def test_a_failing_move_is_undone_alone(store: SqlStore, tmp_path: Path) -> None:
