@@ -16,9 +16,11 @@ while a transaction ran is the next transaction.
   that checks what they read (a move: `SqliteDialect.save_at_once`), run at the same time, and
   the transaction's two ends are queued with them: `BEGIN IMMEDIATE` just before their loads,
   the COMMIT just after the last of their saves. The lot takes two trips to the thread where
-  one after the other they took 2N + 2. A move whose game another moved on meanwhile is refused
-  by its own statement and runs again next, by itself, as do the moves of a try whose BEGIN
-  the lock refused (nothing of them was written: a save waits for the BEGIN's answer).
+  one after the other they took 2N + 2. Moves of one game (`alongside`, the same key) run one
+  after the other in it; one whose game another moved on meanwhile is refused by its own
+  statement and runs again next, by itself, as do the moves of a try whose BEGIN the lock
+  refused (nothing of them was written: a save waits for the BEGIN's answer). The other writes
+  run in transactions of their own, taking turns with the moves'.
 * **Shared snapshot** (the reader): one `BEGIN` ... `COMMIT` around the waiting reads. A read
   alone in its turn runs without them while it needs one statement (a snapshot of its own; a
   game and its moves are one statement, `Dialect.inline_moves`), and again inside them if it
