@@ -140,7 +140,8 @@ class Job:
     future: asyncio.Future[Any]
     deadline: float
     alongside: Hashable = None
-    """Not None: a move, run at the same time as the others but after those of the same."""
+    """Not None: a move, run at the same time as the others but after those with the same key
+    (its game)."""
     queued_at: float = field(default_factory=time.monotonic)
 
 
@@ -251,9 +252,10 @@ class Batcher:
         `BEGIN IMMEDIATE` just before their loads, COMMIT just after the last of their saves.
         The lot takes two trips to aiosqlite's thread where one after the other they took
         2N + 2. Nothing is written outside the transaction: a save waits for the BEGIN's
-        answer, which comes before its load's. A move refused by its own save because another
-        moved its game on meanwhile runs again next, by itself; while another program holds
-        the write lock the moves are tried again, each answered StoreBusy past its deadline."""
+        answer, which comes before its load's. Moves of one game run one after the other. A
+        move refused by its own save because another moved its game on meanwhile runs again
+        next, by itself; so do the moves of a try whose BEGIN another program's lock refused,
+        waiting for that lock as every other write does (StoreBusy past their deadlines)."""
         now = time.monotonic()
         live = [job for job in jobs if not job.future.done() and job.deadline > now]
         _settle([(job, None, StoreBusy()) for job in jobs if job.deadline <= now])
