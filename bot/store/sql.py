@@ -197,12 +197,17 @@ class SqlStore:
         return found[0].game if found else None
 
     async def game(self, game_id: int) -> Game | None:
+        found = await self._loaded(game_id)
+        return None if found is None else found.game
+
+    async def _loaded(self, game_id: int) -> game_rows.Loaded | None:
+        """A game with its row (where its board is), in one read."""
         found = await self._read(
             lambda session: game_rows.fetch(
                 session, "id = :id", {"id": game_id}, inline_moves=self._inline
             )
         )
-        return found[0].game if found else None
+        return found[0] if found else None
 
     async def running(self, kind: str) -> list[Game]:
         skipped: list[UnreadableGame] = []  # one unreadable game must not stop every clock
@@ -308,13 +313,9 @@ class SqlStore:
         return await self._read(lambda session: game_rows.board(session, game_id))
 
     async def drawn(self, game_id: int) -> tuple[Game, values.Board] | None:
-        found = await self._read(
-            lambda session: game_rows.fetch(
-                session, "id = :id", {"id": game_id}, inline_moves=self._inline
-            )
-        )
-        board = found[0].board if found else None
-        return None if board is None else (found[0].game, board)
+        found = await self._loaded(game_id)
+        board = None if found is None else found.board
+        return None if found is None or board is None else (found.game, board)
 
     async def move_board(
         self, game_id: int, channel_id: int, message_id: int, version: int

@@ -69,7 +69,7 @@ class NeedsSnapshot(BaseException):
 class JobSession:
     """One job's view of the open transaction; with `savepoint`, its first write opens one.
     With `one_statement` there is no transaction: a second statement raises NeedsSnapshot.
-    `alongside`: the job runs at the same time as others, so it may write once, last."""
+    `last_write_only`: the job runs at the same time as others, so it may write once, last."""
 
     def __init__(
         self,
@@ -77,12 +77,12 @@ class JobSession:
         *,
         savepoint: bool,
         one_statement: bool = False,
-        alongside: bool = False,
+        last_write_only: bool = False,
     ) -> None:
         self._connection = connection
         self._savepoint_pending = savepoint
         self._statements_left = 1 if one_statement else -1
-        self._alongside = alongside
+        self._last_write_only = last_write_only
         self.saved = False
         self.last: tuple[str, Params] | None = None
         """The job's last write, run once its code has returned (`execute_last`)."""
@@ -122,7 +122,7 @@ class JobSession:
         self._statements_left -= 1
 
     async def _before_write(self) -> None:
-        if self._alongside:
+        if self._last_write_only:
             raise RuntimeError("a job run alongside others writes once, with execute_last")
         if self._savepoint_pending:
             self._savepoint_pending = False
@@ -268,7 +268,7 @@ class Batcher:
             for job in live:
                 chains.setdefault(job.alongside, []).append(job)
             ran = {
-                id(job): outcome
+                job: outcome
                 for done in await asyncio.gather(
                     *(self._chain(chain, begin, ending) for chain in chains.values())
                 )
@@ -288,7 +288,7 @@ class Batcher:
         outcomes: list[Outcome] = []
         again: list[Job] = []
         for job in live:
-            outcome = ran[id(job)]
+            outcome = ran[job]
             if outcome is not _AGAIN:
                 outcomes.append(outcome if failed is None else (job, None, failed))
             elif refused is not None and not is_busy(refused):
@@ -307,7 +307,7 @@ class Batcher:
 
     async def _move(self, job: Job, begin: asyncio.Future[Any], ending: _Ending) -> Any:
         """One of `_together`'s moves: its outcome, or `_AGAIN`."""
-        session = JobSession(self.connection, savepoint=False, alongside=True)
+        session = JobSession(self.connection, savepoint=False, last_write_only=True)
         try:
             result = await job.work(session)
         except Exception as error:
